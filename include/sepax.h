@@ -1,0 +1,161 @@
+/* sepax — SIMD batch 2D collision on the Separating Axis Theorem.
+ *
+ * Shapes live in a store (structure-of-arrays records); queries take lists of
+ * shape-id pairs and write one result per pair into caller-owned buffers.
+ * Every SIMD backend gives bit-identical answers to the scalar reference in
+ * sepax_ref.h. C99, usable from C++. */
+#ifndef SEPAX_H
+#define SEPAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(SEPAX_SHARED_BUILD)
+#define SEPAX_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define SEPAX_API __attribute__((visibility("default")))
+#else
+#define SEPAX_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SEPAX_VERSION_MAJOR 0
+#define SEPAX_VERSION_MINOR 1
+#define SEPAX_VERSION_PATCH 0
+
+/// Most vertices a polygon may have.
+#define SEPAX_MAX_VERTS 8
+/// Largest accepted |coordinate|: keeps every product and sum in the kernel
+/// finite, so no overflow can turn an answer into NaN or Inf.
+#define SEPAX_COORD_LIMIT 1.0e18f
+
+/// Every call that can fail returns one of these. Negative values are errors.
+typedef enum sepax_status {
+    SEPAX_OK = 0,                  ///< success
+    SEPAX_ERR_NULL = -1,           ///< a required pointer was NULL
+    SEPAX_ERR_NONFINITE = -2,      ///< a coordinate was NaN or +-Inf
+    SEPAX_ERR_RANGE = -3,          ///< a coordinate exceeded SEPAX_COORD_LIMIT
+    SEPAX_ERR_TOO_FEW_POINTS = -4, ///< fewer than 3 distinct points
+    SEPAX_ERR_TOO_MANY_VERTS = -5, ///< more than SEPAX_MAX_VERTS points
+    SEPAX_ERR_COLLINEAR = -6,      ///< all points on one line (zero area)
+    SEPAX_ERR_NONCONVEX = -7,      ///< a reflex vertex or a self-intersection
+    SEPAX_ERR_BAD_ID = -8,         ///< a shape id not in the store
+    SEPAX_ERR_COUNT = -9,          ///< a count too large for a size computation
+    SEPAX_ERR_NOMEM = -10,         ///< out of memory
+    SEPAX_ERR_BAD_BACKEND = -11,   ///< unknown backend name or value
+    SEPAX_ERR_UNSUPPORTED = -12    ///< backend not built in or not on this CPU
+} sepax_status;
+
+/// A 2D vector (a point or a direction).
+typedef struct sepax_vec2 {
+    float x; ///< x coordinate
+    float y; ///< y coordinate
+} sepax_vec2;
+
+/// A candidate pair: two shape ids of one store.
+typedef struct sepax_pair {
+    uint32_t a; ///< id of shape A
+    uint32_t b; ///< id of shape B
+} sepax_pair;
+
+/// Result of sepax_collide for one pair.
+typedef struct sepax_hit {
+    uint32_t hit;      ///< 1 if the shapes overlap or touch, else 0
+    sepax_vec2 normal; ///< unit axis of least penetration, from A to B; {0,0} when hit == 0
+    float depth;       ///< distance to move B along normal to separate; >= 0; 0 when hit == 0
+} sepax_hit;
+
+/// Read-only view of one stored polygon, pointing into the store: valid until
+/// the store is next modified. Arrays hold SEPAX_MAX_VERTS entries; entries at
+/// and past `count` repeat the last real vertex / plane.
+typedef struct sepax_polygon_view {
+    int count;       ///< number of vertices (3..SEPAX_MAX_VERTS), counter-clockwise
+    const float *x;  ///< vertex x coordinates
+    const float *y;  ///< vertex y coordinates
+    const float *nx; ///< edge i (vertex i to i+1) outward unit normal, x
+    const float *ny; ///< edge i outward unit normal, y
+    const float *c;  ///< edge i plane offset: nx[i]*x[i] + ny[i]*y[i]
+} sepax_polygon_view;
+
+/// Opaque store of shapes.
+typedef struct sepax_shapes sepax_shapes;
+
+/// The SIMD backends. Every one computes the same bits.
+typedef enum sepax_backend {
+    SEPAX_BACKEND_AUTO = -1,  ///< the best one this CPU supports
+    SEPAX_BACKEND_SCALAR = 0, ///< portable C, one lane
+    SEPAX_BACKEND_SSE2 = 1,   ///< x86 SSE2, 4 lanes
+    SEPAX_BACKEND_SSE41 = 2,  ///< x86 SSE4.1, 4 lanes
+    SEPAX_BACKEND_AVX2 = 3,   ///< x86 AVX2, 8 lanes
+    SEPAX_BACKEND_AVX512 = 4, ///< x86 AVX-512F, 16 lanes (two pairs per register)
+    SEPAX_BACKEND_NEON = 5,   ///< aarch64 NEON, 4 lanes
+    SEPAX_BACKEND_COUNT = 6
+} sepax_backend;
+
+/// A short English name for a status code ("SEPAX_OK", ...) and what it means.
+SEPAX_API const char *sepax_status_str(sepax_status status);
+
+/// Create a store with room for `capacity` shapes (it grows on demand).
+/// Returns NULL when out of memory or when capacity is too large.
+SEPAX_API sepax_shapes *sepax_shapes_create(size_t capacity);
+
+/// Free a store and everything in it. NULL is allowed.
+SEPAX_API void sepax_shapes_destroy(sepax_shapes *store);
+
+/// Number of shapes in the store (ids are 0 .. count-1, in order of adding).
+SEPAX_API uint32_t sepax_shapes_count(const sepax_shapes *store);
+
+/// Add a convex polygon given in world coordinates. Clockwise input is stored
+/// counter-clockwise; points closer than 2^-20 of the polygon's size to the
+/// previous one are merged; vertices on a straight edge are dropped. On
+/// success writes the new id to *out_id. On any error nothing is added and
+/// *out_id is left untouched.
+SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points,
+                                                int count, uint32_t *out_id);
+
+/// Fill *out with a view of polygon `id`.
+SEPAX_API sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id,
+                                         sepax_polygon_view *out);
+
+/// For each of the n pairs, hit[i] = 1 if the two shapes overlap or touch, else 0.
+/// On error (NULL buffer with n > 0, an id out of range, n too large) nothing is written.
+SEPAX_API sepax_status sepax_overlap(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                     uint8_t *hit);
+
+/// For each of the n pairs, the overlap flag, the minimum translation normal
+/// (from A to B) and depth. Ties between axes go to the lowest edge index,
+/// A's edges before B's. On error nothing is written.
+SEPAX_API sepax_status sepax_collide(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                     sepax_hit *out);
+
+/// hit[k] = overlap of shape `probe` with shape `first + k`, for k < count:
+/// one shape against a contiguous range, read straight from the store.
+/// On error nothing is written.
+SEPAX_API sepax_status sepax_overlap_one(const sepax_shapes *store, uint32_t probe, uint32_t first,
+                                         size_t count, uint8_t *hit);
+
+/// Force a backend for the whole process (SEPAX_BACKEND_AUTO: pick the best).
+/// Returns SEPAX_ERR_UNSUPPORTED, and changes nothing, when the backend was not
+/// built or the CPU lacks it. Call it before queries start on other threads.
+SEPAX_API sepax_status sepax_set_backend(sepax_backend backend);
+
+/// The backend queries currently use (chosen on first use if not set).
+SEPAX_API sepax_backend sepax_get_backend(void);
+
+/// "scalar", "sse2", "sse41", "avx2", "avx512", "neon"; NULL for an invalid value.
+SEPAX_API const char *sepax_backend_name(sepax_backend backend);
+
+/// 1 if `backend` is compiled in and this CPU can run it, else 0.
+SEPAX_API int sepax_backend_available(sepax_backend backend);
+
+/// Parse a backend name as accepted by the SEPAX_BACKEND environment variable.
+SEPAX_API sepax_status sepax_backend_from_name(const char *name, sepax_backend *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SEPAX_H */

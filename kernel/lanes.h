@@ -1,0 +1,33 @@
+/* The lane abstraction the SAT kernel is written against. A step works on
+ * SEPAX_P pairs; each pair owns a "slot" of 8 float lanes, one per polygon
+ * plane (or vertex), so a value of type `lf` holds 8 * SEPAX_P floats.
+ *
+ *   lf_load(p0, p1)      slot 0 = p0[0..7], slot 1 = p1[0..7]
+ *   lf_bcast(p0, p1)     slot 0 = *p0 in every lane, slot 1 = *p1
+ *   lf_add/sub/mul       lane-wise IEEE arithmetic, never fused
+ *   lf_min(a, b)         a < b ? a : b   (the operand order of minps)
+ *   lf_max(a, b)         a > b ? a : b   (the operand order of maxps)
+ *   lf_slot_max(a)       every lane = the maximum of its slot
+ *   lf_eq_bits(a, b)     bit 8*p + k set when lane k of slot p is equal
+ *   lf_store(a, out)     out[0 .. 8*SEPAX_P-1] = a
+ *
+ * With SEPAX_P == 1 the second pointer of lf_load/lf_bcast is ignored.
+ * Exactly one SEPAX_ISA_* macro is defined by the build for each copy. */
+#ifndef SEPAX_LANES_H
+#define SEPAX_LANES_H
+
+#if defined(SEPAX_ISA_SCALAR)
+#include "lanes_scalar.h"
+#elif defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41)
+#include "lanes_sse.h"
+#elif defined(SEPAX_ISA_AVX2)
+#include "lanes_avx2.h"
+#elif defined(SEPAX_ISA_AVX512)
+#include "lanes_avx512.h"
+#elif defined(SEPAX_ISA_NEON)
+#include "lanes_neon.h"
+#else
+#error "define one SEPAX_ISA_* macro"
+#endif
+
+#endif

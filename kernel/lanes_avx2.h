@@ -1,0 +1,32 @@
+/* AVX2: a slot is one 8-lane register. */
+#include <simde/x86/avx2.h>
+
+#define SEPAX_P 1
+
+typedef simde__m256 lf;
+
+static inline lf lf_load(const float *p0, const float *p1) {
+    (void)p1;
+    return simde_mm256_load_ps(p0);
+}
+static inline lf lf_bcast(const float *p0, const float *p1) {
+    (void)p1;
+    return simde_mm256_set1_ps(*p0);
+}
+static inline lf lf_add(lf a, lf b) { return simde_mm256_add_ps(a, b); }
+static inline lf lf_sub(lf a, lf b) { return simde_mm256_sub_ps(a, b); }
+static inline lf lf_mul(lf a, lf b) { return simde_mm256_mul_ps(a, b); }
+static inline lf lf_min(lf a, lf b) { return simde_mm256_min_ps(a, b); }
+static inline lf lf_max(lf a, lf b) { return simde_mm256_max_ps(a, b); }
+
+static inline lf lf_slot_max(lf a) {
+    lf m = simde_mm256_max_ps(a, simde_mm256_permute2f128_ps(a, a, 1));
+    m = simde_mm256_max_ps(m, simde_mm256_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm256_max_ps(m, simde_mm256_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+}
+
+static inline unsigned lf_eq_bits(lf a, lf b) {
+    return (unsigned)simde_mm256_movemask_ps(simde_mm256_cmp_ps(a, b, SIMDE_CMP_EQ_OQ));
+}
+
+static inline void lf_store(lf a, float *out) { simde_mm256_storeu_ps(out, a); }

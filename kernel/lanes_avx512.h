@@ -1,0 +1,34 @@
+/* AVX-512F: two pairs per 16-lane register, slot 0 in the low 256 bits. */
+#include <simde/x86/avx512.h>
+
+#define SEPAX_P 2
+
+typedef simde__m512 lf;
+
+static inline lf lf_load(const float *p0, const float *p1) {
+    simde__m512 lo = simde_mm512_castps256_ps512(simde_mm256_load_ps(p0));
+    simde__m256d hi = simde_mm256_castps_pd(simde_mm256_load_ps(p1));
+    return simde_mm512_castpd_ps(simde_mm512_insertf64x4(simde_mm512_castps_pd(lo), hi, 1));
+}
+static inline lf lf_bcast(const float *p0, const float *p1) {
+    return simde_mm512_mask_mov_ps(simde_mm512_set1_ps(*p0), (simde__mmask16)0xff00,
+                                   simde_mm512_set1_ps(*p1));
+}
+static inline lf lf_add(lf a, lf b) { return simde_mm512_add_ps(a, b); }
+static inline lf lf_sub(lf a, lf b) { return simde_mm512_sub_ps(a, b); }
+static inline lf lf_mul(lf a, lf b) { return simde_mm512_mul_ps(a, b); }
+static inline lf lf_min(lf a, lf b) { return simde_mm512_min_ps(a, b); }
+static inline lf lf_max(lf a, lf b) { return simde_mm512_max_ps(a, b); }
+
+static inline lf lf_slot_max(lf a) {
+    /* swap the 128-bit quarters inside each 256-bit slot, then within 128 */
+    lf m = simde_mm512_max_ps(a, simde_mm512_shuffle_f32x4(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    m = simde_mm512_max_ps(m, simde_mm512_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm512_max_ps(m, simde_mm512_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+}
+
+static inline unsigned lf_eq_bits(lf a, lf b) {
+    return (unsigned)simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_EQ_OQ);
+}
+
+static inline void lf_store(lf a, float *out) { simde_mm512_storeu_ps(out, a); }

@@ -1,0 +1,61 @@
+/* NEON: a slot is two 4-lane registers. vminq/vmaxq order -0 below +0 where
+ * minps/maxps return their second operand, so min and max are a compare and
+ * a select: the same bits as x86 for every input. */
+#include <simde/arm/neon.h>
+
+#define SEPAX_P 1
+
+typedef struct lf {
+    simde_float32x4_t lo, hi;
+} lf;
+
+static inline lf lf_load(const float *p0, const float *p1) {
+    (void)p1;
+    lf r = {simde_vld1q_f32(p0), simde_vld1q_f32(p0 + 4)};
+    return r;
+}
+static inline lf lf_bcast(const float *p0, const float *p1) {
+    (void)p1;
+    simde_float32x4_t v = simde_vld1q_dup_f32(p0);
+    lf r = {v, v};
+    return r;
+}
+
+static inline simde_float32x4_t min4(simde_float32x4_t a, simde_float32x4_t b) {
+    return simde_vbslq_f32(simde_vcltq_f32(a, b), a, b);
+}
+static inline simde_float32x4_t max4(simde_float32x4_t a, simde_float32x4_t b) {
+    return simde_vbslq_f32(simde_vcgtq_f32(a, b), a, b);
+}
+
+#define LF_BINOP(name, op)                                                                         \
+    static inline lf name(lf a, lf b) {                                                            \
+        lf r = {op(a.lo, b.lo), op(a.hi, b.hi)};                                                   \
+        return r;                                                                                  \
+    }
+LF_BINOP(lf_add, simde_vaddq_f32)
+LF_BINOP(lf_sub, simde_vsubq_f32)
+LF_BINOP(lf_mul, simde_vmulq_f32)
+LF_BINOP(lf_min, min4)
+LF_BINOP(lf_max, max4)
+
+static inline lf lf_slot_max(lf a) {
+    simde_float32x4_t m = max4(a.lo, a.hi);
+    m = max4(m, simde_vextq_f32(m, m, 2));
+    m = max4(m, simde_vrev64q_f32(m));
+    lf r = {m, m};
+    return r;
+}
+
+static inline unsigned lf_eq_bits(lf a, lf b) {
+    static const uint32_t weight[4] = {1, 2, 4, 8};
+    simde_uint32x4_t w = simde_vld1q_u32(weight);
+    unsigned lo = simde_vaddvq_u32(simde_vandq_u32(simde_vceqq_f32(a.lo, b.lo), w));
+    unsigned hi = simde_vaddvq_u32(simde_vandq_u32(simde_vceqq_f32(a.hi, b.hi), w));
+    return lo | hi << 4;
+}
+
+static inline void lf_store(lf a, float *out) {
+    simde_vst1q_f32(out, a.lo);
+    simde_vst1q_f32(out + 4, a.hi);
+}

@@ -1,0 +1,42 @@
+/* One lane at a time, in plain C: the portable backend. Built with
+ * -fno-tree-vectorize so it stays what its name says. */
+#define SEPAX_P 1
+
+typedef struct lf {
+    float v[8];
+} lf;
+
+#define LF_EACH(expr)                                                                              \
+    lf r;                                                                                          \
+    for (int k = 0; k < 8; k++) r.v[k] = (expr);                                                   \
+    return r
+
+static inline lf lf_load(const float *p0, const float *p1) {
+    (void)p1;
+    LF_EACH(p0[k]);
+}
+static inline lf lf_bcast(const float *p0, const float *p1) {
+    (void)p1;
+    LF_EACH(*p0);
+}
+static inline lf lf_add(lf a, lf b) { LF_EACH(a.v[k] + b.v[k]); }
+static inline lf lf_sub(lf a, lf b) { LF_EACH(a.v[k] - b.v[k]); }
+static inline lf lf_mul(lf a, lf b) { LF_EACH(a.v[k] * b.v[k]); }
+static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
+static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
+
+static inline lf lf_slot_max(lf a) {
+    float m = a.v[0];
+    for (int k = 1; k < 8; k++) m = a.v[k] > m ? a.v[k] : m;
+    LF_EACH(m);
+}
+
+static inline unsigned lf_eq_bits(lf a, lf b) {
+    unsigned bits = 0;
+    for (int k = 0; k < 8; k++) bits |= (unsigned)(a.v[k] == b.v[k]) << k;
+    return bits;
+}
+
+static inline void lf_store(lf a, float *out) {
+    for (int k = 0; k < 8; k++) out[k] = a.v[k];
+}

@@ -1,0 +1,54 @@
+/* SSE2 / SSE4.1: a slot is two 4-lane registers. */
+#if defined(SEPAX_ISA_SSE41)
+#include <simde/x86/sse4.1.h>
+#else
+#include <simde/x86/sse2.h>
+#endif
+
+#define SEPAX_P 1
+
+typedef struct lf {
+    simde__m128 lo, hi;
+} lf;
+
+static inline lf lf_load(const float *p0, const float *p1) {
+    (void)p1;
+    lf r = {simde_mm_load_ps(p0), simde_mm_load_ps(p0 + 4)};
+    return r;
+}
+static inline lf lf_bcast(const float *p0, const float *p1) {
+    (void)p1;
+    simde__m128 v = simde_mm_set1_ps(*p0);
+    lf r = {v, v};
+    return r;
+}
+
+#define LF_BINOP(name, op)                                                                         \
+    static inline lf name(lf a, lf b) {                                                            \
+        lf r = {op(a.lo, b.lo), op(a.hi, b.hi)};                                                   \
+        return r;                                                                                  \
+    }
+LF_BINOP(lf_add, simde_mm_add_ps)
+LF_BINOP(lf_sub, simde_mm_sub_ps)
+LF_BINOP(lf_mul, simde_mm_mul_ps)
+LF_BINOP(lf_min, simde_mm_min_ps)
+LF_BINOP(lf_max, simde_mm_max_ps)
+
+static inline lf lf_slot_max(lf a) {
+    simde__m128 m = simde_mm_max_ps(a.lo, a.hi);
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    lf r = {m, m};
+    return r;
+}
+
+static inline unsigned lf_eq_bits(lf a, lf b) {
+    unsigned lo = (unsigned)simde_mm_movemask_ps(simde_mm_cmpeq_ps(a.lo, b.lo));
+    unsigned hi = (unsigned)simde_mm_movemask_ps(simde_mm_cmpeq_ps(a.hi, b.hi));
+    return lo | hi << 4;
+}
+
+static inline void lf_store(lf a, float *out) {
+    simde_mm_storeu_ps(out, a.lo);
+    simde_mm_storeu_ps(out + 4, a.hi);
+}

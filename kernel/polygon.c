@@ -1,0 +1,164 @@
+/* Turning user points into a kernel record. Acceptance tests run in double
+ * precision (exact for the products of two floats' differences up to the
+ * coordinate limit) so the verdicts do not hinge on float rounding; the
+ * record itself is computed in float with one fixed recipe. */
+#include "polygon.h"
+
+#include <math.h>
+
+/* Relative tolerance: points closer than this fraction of the polygon's size
+ * are one point, and turns flatter than it are straight. 2^-20 is ~8 float
+ * ulps of the size: well above rounding noise, far below anything drawn. */
+#define REL_TOL (1.0 / 1048576.0)
+
+typedef struct pt {
+    double x, y;
+} pt;
+
+static double cross3(pt o, pt a, pt b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+static double dot3(pt o, pt a, pt b) {
+    return (a.x - o.x) * (b.x - a.x) + (a.y - o.y) * (b.y - a.y);
+}
+
+static sepax_status check_values(const sepax_vec2 *points, int count) {
+    for (int i = 0; i < count; i++) {
+        float x = points[i].x, y = points[i].y;
+        if (!isfinite(x) || !isfinite(y)) return SEPAX_ERR_NONFINITE;
+    }
+    for (int i = 0; i < count; i++) {
+        if (fabsf(points[i].x) > SEPAX_COORD_LIMIT || fabsf(points[i].y) > SEPAX_COORD_LIMIT)
+            return SEPAX_ERR_RANGE;
+    }
+    return SEPAX_OK;
+}
+
+/* Drop each point within `tol` (max-norm) of the previously kept one, and the
+ * last ones that close onto the first. Returns how many points remain. */
+static int weld(pt *p, int n, double tol) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m > 0 && fabs(p[i].x - p[m - 1].x) <= tol && fabs(p[i].y - p[m - 1].y) <= tol) continue;
+        p[m++] = p[i];
+    }
+    while (m > 1 && fabs(p[m - 1].x - p[0].x) <= tol && fabs(p[m - 1].y - p[0].y) <= tol) m--;
+    return m;
+}
+
+static double twice_area(const pt *p, int n) {
+    double a = 0.0;
+    for (int i = 1; i + 1 < n; i++) a += cross3(p[0], p[i], p[i + 1]);
+    return a;
+}
+
+/* Remove vertices where the outline goes straight on (a flat turn that keeps
+ * direction). A flat turn that reverses direction is a spike: not convex. */
+static sepax_status drop_straight(pt *p, int *n, double size) {
+    int changed = 1;
+    while (changed && *n >= 3) {
+        changed = 0;
+        for (int i = 0; i < *n; i++) {
+            pt a = p[(i + *n - 1) % *n], b = p[i], c = p[(i + 1) % *n];
+            double la = hypot(b.x - a.x, b.y - a.y), lc = hypot(c.x - b.x, c.y - b.y);
+            if (fabs(cross3(a, b, c)) > REL_TOL * size * (la + lc)) continue;
+            if (dot3(a, b, c) < 0.0) return SEPAX_ERR_NONCONVEX;
+            for (int k = i; k + 1 < *n; k++) p[k] = p[k + 1];
+            (*n)--;
+            changed = 1;
+            break;
+        }
+    }
+    return *n >= 3 ? SEPAX_OK : SEPAX_ERR_COLLINEAR;
+}
+
+/* Convex and simple: every vertex on the inner side of every edge. This also
+ * refuses self-intersecting outlines whose turns are all left (a pentagram).
+ * A vertex within tolerance of another edge's line means the polygon is too
+ * thin to tell its sides apart: that is degenerate, not concave. */
+static sepax_status check_convex(const pt *p, int n, double size) {
+    for (int i = 0; i < n; i++) {
+        pt a = p[i], b = p[(i + 1) % n];
+        double tol = REL_TOL * size * hypot(b.x - a.x, b.y - a.y);
+        for (int k = 0; k < n; k++) {
+            if (k == i || k == (i + 1) % n) continue;
+            double side = cross3(a, b, p[k]);
+            if (side < -tol) return SEPAX_ERR_NONCONVEX;
+            if (side <= tol) return SEPAX_ERR_COLLINEAR;
+        }
+    }
+    return SEPAX_OK;
+}
+
+/* The float recipe for an edge plane. Scaling by the larger component first
+ * keeps the squares from overflowing for huge edges and from underflowing to
+ * a zero length for tiny ones. Every operation is IEEE-exact-rounded, so the
+ * result is the same on every platform. */
+static void edge_plane(float x0, float y0, float x1, float y1, float *nx, float *ny, float *c) {
+    float ex = x1 - x0, ey = y1 - y0;
+    float ax = fabsf(ex), ay = fabsf(ey);
+    float s = ax > ay ? ax : ay;
+    float ux = ex / s, uy = ey / s;
+    float len = sqrtf(ux * ux + uy * uy);
+    *nx = uy / len;
+    *ny = -ux / len;
+    *c = *nx * x0 + *ny * y0;
+}
+
+sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly_rec *rec,
+                                 uint8_t *nverts) {
+    if (!points || !rec || !nverts) return SEPAX_ERR_NULL;
+    if (count < 3) return count < 0 ? SEPAX_ERR_COUNT : SEPAX_ERR_TOO_FEW_POINTS;
+    if (count > SEPAX_MAX_VERTS) return SEPAX_ERR_TOO_MANY_VERTS;
+    sepax_status st = check_values(points, count);
+    if (st != SEPAX_OK) return st;
+
+    pt p[SEPAX_MAX_VERTS];
+    double minx = points[0].x, maxx = minx, miny = points[0].y, maxy = miny;
+    for (int i = 0; i < count; i++) {
+        p[i].x = points[i].x;
+        p[i].y = points[i].y;
+        minx = fmin(minx, p[i].x);
+        maxx = fmax(maxx, p[i].x);
+        miny = fmin(miny, p[i].y);
+        maxy = fmax(maxy, p[i].y);
+    }
+    double size = fmax(maxx - minx, maxy - miny);
+    if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
+
+    int n = weld(p, count, REL_TOL * size);
+    if (n < 3) return SEPAX_ERR_TOO_FEW_POINTS;
+    double area2 = twice_area(p, n);
+    if (fabs(area2) <= REL_TOL * size * size) return SEPAX_ERR_COLLINEAR;
+    if (area2 < 0.0) { /* clockwise: keep the first vertex, reverse the rest */
+        for (int i = 1, k = n - 1; i < k; i++, k--) {
+            pt t = p[i];
+            p[i] = p[k];
+            p[k] = t;
+        }
+    }
+    st = drop_straight(p, &n, size);
+    if (st != SEPAX_OK) return st;
+    st = check_convex(p, n, size);
+    if (st != SEPAX_OK) return st;
+
+    /* Vertices are the caller's floats, unchanged (doubles hold them exactly). */
+    for (int i = 0; i < SEPAX_MAX_VERTS; i++) {
+        int k = i < n ? i : n - 1;
+        rec->x[i] = (float)p[k].x;
+        rec->y[i] = (float)p[k].y;
+    }
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        edge_plane(rec->x[i], rec->y[i], rec->x[j], rec->y[j], &rec->nx[i], &rec->ny[i],
+                   &rec->c[i]);
+    }
+    for (int i = n; i < SEPAX_MAX_VERTS; i++) {
+        rec->nx[i] = rec->nx[n - 1];
+        rec->ny[i] = rec->ny[n - 1];
+        rec->c[i] = rec->c[n - 1];
+    }
+    *nverts = (uint8_t)n;
+    return SEPAX_OK;
+}

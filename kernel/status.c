@@ -1,0 +1,22 @@
+#include "sepax.h"
+
+const char *sepax_status_str(sepax_status status) {
+    switch (status) {
+    case SEPAX_OK: return "SEPAX_OK: success";
+    case SEPAX_ERR_NULL: return "SEPAX_ERR_NULL: a required pointer was NULL";
+    case SEPAX_ERR_NONFINITE: return "SEPAX_ERR_NONFINITE: a coordinate was NaN or infinite";
+    case SEPAX_ERR_RANGE: return "SEPAX_ERR_RANGE: a coordinate exceeded SEPAX_COORD_LIMIT";
+    case SEPAX_ERR_TOO_FEW_POINTS: return "SEPAX_ERR_TOO_FEW_POINTS: fewer than 3 distinct points";
+    case SEPAX_ERR_TOO_MANY_VERTS:
+        return "SEPAX_ERR_TOO_MANY_VERTS: more than SEPAX_MAX_VERTS points";
+    case SEPAX_ERR_COLLINEAR: return "SEPAX_ERR_COLLINEAR: the points lie on one line";
+    case SEPAX_ERR_NONCONVEX: return "SEPAX_ERR_NONCONVEX: not a convex, simple polygon";
+    case SEPAX_ERR_BAD_ID: return "SEPAX_ERR_BAD_ID: a shape id not in the store";
+    case SEPAX_ERR_COUNT: return "SEPAX_ERR_COUNT: a count out of range or too large";
+    case SEPAX_ERR_NOMEM: return "SEPAX_ERR_NOMEM: out of memory";
+    case SEPAX_ERR_BAD_BACKEND: return "SEPAX_ERR_BAD_BACKEND: unknown backend";
+    case SEPAX_ERR_UNSUPPORTED:
+        return "SEPAX_ERR_UNSUPPORTED: backend not built in or not on this CPU";
+    }
+    return "unknown sepax_status";
+}

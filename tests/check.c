@@ -1,0 +1,180 @@
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sepax_ref.h"
+
+#define MARK 0xA5
+#define GUARD 64
+
+const test_kernel *find_test_kernel(const char *name) {
+    for (int i = 0; i < test_kernel_count(); i++)
+        if (strcmp(test_kernel_at(i)->name, name) == 0) return test_kernel_at(i);
+    return NULL;
+}
+
+static size_t compare_hits(const uint8_t *got, const uint8_t *want, size_t n, const char *what,
+                           check_msg *msg) {
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (got[i] == want[i]) continue;
+        if (!bad++)
+            snprintf(msg->text, sizeof msg->text, "%s[%zu]: hit %u, reference %u", what, i, got[i],
+                     want[i]);
+    }
+    return bad;
+}
+
+static size_t compare_collide(const sepax_hit *got, const sepax_hit *want, size_t n,
+                              const sepax_pair *pairs, check_msg *msg) {
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(&got[i], &want[i], sizeof got[i]) == 0) continue;
+        if (!bad++)
+            snprintf(msg->text, sizeof msg->text,
+                     "collide[%zu] (%u,%u): hit %u n (%a,%a) depth %a; reference hit %u n (%a,%a) "
+                     "depth %a",
+                     i, pairs[i].a, pairs[i].b, got[i].hit, (double)got[i].normal.x,
+                     (double)got[i].normal.y, (double)got[i].depth, want[i].hit,
+                     (double)want[i].normal.x, (double)want[i].normal.y, (double)want[i].depth);
+    }
+    return bad;
+}
+
+/* overlap, collide and overlap_one (every shape against the whole store) */
+static size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
+                          size_t n, int probes, size_t *compared, check_msg *msg) {
+    uint32_t count = sepax_shapes_count(s);
+    size_t cap = n > count ? n : count;
+    uint8_t *want = malloc(cap), *got = malloc(cap);
+    sepax_hit *want_c = malloc(n * sizeof *want_c), *got_c = malloc(n * sizeof *got_c);
+    size_t bad = 0;
+    if (!want || !got || !want_c || !got_c) {
+        snprintf(msg->text, sizeof msg->text, "out of memory");
+        bad = 1;
+        goto out;
+    }
+    sepax_ref_overlap(s, pairs, n, want);
+    k->overlap(s->rec, pairs, n, got);
+    bad += compare_hits(got, want, n, "overlap", msg);
+    sepax_ref_collide(s, pairs, n, want_c);
+    memset(got_c, 0xff, n * sizeof *got_c);
+    k->collide(s->rec, pairs, n, got_c);
+    bad += compare_collide(got_c, want_c, n, pairs, msg);
+    *compared += 2 * n;
+    for (int p = 0; p < probes; p++) {
+        uint32_t probe = (uint32_t)((uint64_t)p * count / (uint64_t)probes);
+        sepax_ref_overlap_one(s, probe, 0, count, want);
+        k->overlap_one(s->rec, probe, 0, count, got);
+        bad += compare_hits(got, want, count, "overlap_one", msg);
+        *compared += count;
+    }
+out:
+    free(want);
+    free(got);
+    free(want_c);
+    free(got_c);
+    return bad;
+}
+
+size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, size_t *compared,
+                           check_msg *msg) {
+    size_t bad = 0;
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    if (!pairs) return 1;
+    for (int r = 0; r < rounds; r++, cfg.seed += 0x1000193) {
+        sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+        if (!s || wl_fill_store(s, &cfg) != SEPAX_OK || wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+            snprintf(msg->text, sizeof msg->text, "could not build round %d", r);
+            sepax_shapes_destroy(s);
+            bad++;
+            break;
+        }
+        bad += check_store(k, s, pairs, cfg.pairs, 8, compared, msg);
+        sepax_shapes_destroy(s);
+    }
+    free(pairs);
+    return bad;
+}
+
+size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    sepax_shapes *s = wl_adversarial_store();
+    size_t n = 0;
+    sepax_pair *pairs = s ? wl_all_pairs(sepax_shapes_count(s), &n) : NULL;
+    size_t bad = 1;
+    snprintf(msg->text, sizeof msg->text, "could not build the adversarial store");
+    if (pairs) bad = check_store(k, s, pairs, n, (int)sepax_shapes_count(s), compared, msg);
+    free(pairs);
+    sepax_shapes_destroy(s);
+    return bad;
+}
+
+static int guards_intact(const uint8_t *buf, size_t before, size_t after_start, size_t total) {
+    for (size_t i = 0; i < before; i++)
+        if (buf[i] != MARK) return 0;
+    for (size_t i = after_start; i < total; i++)
+        if (buf[i] != MARK) return 0;
+    return 1;
+}
+
+size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg) {
+    wl_config cfg = wl_default();
+    cfg.shapes = 256;
+    cfg.pairs = max_n + 8;
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    size_t total = GUARD * 2 + (max_n + 8) * sizeof(sepax_hit);
+    uint8_t *buf = malloc(total), *want = malloc(cfg.pairs);
+    sepax_hit *want_c = malloc(cfg.pairs * sizeof *want_c);
+    size_t bad = 0;
+    if (!s || !pairs || !buf || !want || !want_c || wl_fill_store(s, &cfg) != SEPAX_OK ||
+        wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+        snprintf(msg->text, sizeof msg->text, "could not build the tail workload");
+        bad = 1;
+        goto out;
+    }
+    for (size_t n = 0; n <= max_n; n++) {
+        for (size_t off = 0; off < 4; off++) {
+            uint8_t *hit = buf + GUARD + off;
+            sepax_hit *hits = (sepax_hit *)(void *)(buf + GUARD) + off;
+            const sepax_pair *p = pairs + off;
+
+            memset(buf, MARK, total);
+            sepax_ref_overlap(s, p, n, want);
+            k->overlap(s->rec, p, n, hit);
+            if (!guards_intact(buf, GUARD + off, GUARD + off + n, total) ||
+                memcmp(hit, want, n) != 0) {
+                if (!bad++)
+                    snprintf(msg->text, sizeof msg->text,
+                             "overlap n=%zu offset %zu: wrong or out of bounds", n, off);
+            }
+            memset(buf, MARK, total);
+            sepax_ref_overlap_one(s, p->a, (uint32_t)off, n, want);
+            k->overlap_one(s->rec, p->a, (uint32_t)off, n, hit);
+            if (!guards_intact(buf, GUARD + off, GUARD + off + n, total) ||
+                memcmp(hit, want, n) != 0) {
+                if (!bad++)
+                    snprintf(msg->text, sizeof msg->text,
+                             "overlap_one n=%zu offset %zu: wrong or out of bounds", n, off);
+            }
+            memset(buf, MARK, total);
+            sepax_ref_collide(s, p, n, want_c);
+            k->collide(s->rec, p, n, hits);
+            size_t start = GUARD + off * sizeof(sepax_hit);
+            if (!guards_intact(buf, start, start + n * sizeof(sepax_hit), total) ||
+                memcmp(hits, want_c, n * sizeof *hits) != 0) {
+                if (!bad++)
+                    snprintf(msg->text, sizeof msg->text,
+                             "collide n=%zu offset %zu: wrong or out of bounds", n, off);
+            }
+        }
+    }
+out:
+    sepax_shapes_destroy(s);
+    free(pairs);
+    free(buf);
+    free(want);
+    free(want_c);
+    return bad;
+}

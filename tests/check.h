@@ -1,0 +1,41 @@
+/* Equivalence checks of kernel copies against the scalar reference, shared
+ * by the Criterion tests and the plain driver (which runs where Criterion
+ * cannot, e.g. under qemu-aarch64). Every check returns the number of
+ * mismatches and describes the first one in `msg`. */
+#ifndef SEPAX_CHECK_H
+#define SEPAX_CHECK_H
+
+#include <stdio.h>
+
+#include "kernel.h"
+#include "workload.h"
+
+typedef struct test_kernel {
+    const char *name;
+    const sepax_kernel *k;
+    int runnable; /* 0 when this CPU lacks the ISA */
+} test_kernel;
+
+/* Every kernel copy linked into the test programs, emulated ones included. */
+int test_kernel_count(void);
+const test_kernel *test_kernel_at(int i);
+const test_kernel *find_test_kernel(const char *name);
+
+typedef struct check_msg {
+    char text[512];
+} check_msg;
+
+/* Random workload rounds: `rounds` stores of cfg->shapes polygons with
+ * cfg->pairs pairs each (seed advanced per round); overlap and collide on
+ * the pair list, overlap_one for a few probes against the whole store. */
+size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, size_t *compared,
+                           check_msg *msg);
+
+/* All pairs of the adversarial store, overlap, collide and overlap_one. */
+size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg);
+
+/* Every batch size 0..max_n at every output offset 0..3, with marker bytes
+ * before and after the output that must survive. */
+size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg);
+
+#endif

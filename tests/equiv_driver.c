@@ -1,0 +1,60 @@
+/* Plain equivalence driver: the Criterion suite's checks without Criterion,
+ * for targets where its runner cannot run (it hangs under qemu-aarch64).
+ * Usage: sepax-equiv [--rounds N] [--pairs N] [--kernel NAME]
+ * Prints one line per check and ends with "N passed, N failed". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static int passed, failed;
+
+static void report(const char *kernel, const char *check, size_t bad, size_t compared,
+                   const check_msg *msg) {
+    if (bad) {
+        failed++;
+        printf("FAIL %-16s %-12s %zu mismatches of %zu: %s\n", kernel, check, bad, compared,
+               msg->text);
+    } else {
+        passed++;
+        printf("ok   %-16s %-12s %zu results bit-identical\n", kernel, check, compared);
+    }
+    fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    int rounds = 10;
+    wl_config cfg = wl_default();
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
+            rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
+            cfg.pairs = strtoul(argv[++i], 0, 10);
+        else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--rounds N] [--pairs N] [--kernel NAME]\n", argv[0]);
+            return 2;
+        }
+    }
+    for (int i = 0; i < test_kernel_count(); i++) {
+        const test_kernel *t = test_kernel_at(i);
+        if (only && strcmp(only, t->name) != 0) continue;
+        if (!t->runnable) {
+            printf("skip %-16s (this CPU lacks it)\n", t->name);
+            continue;
+        }
+        check_msg msg = {""};
+        size_t compared = 0, bad = check_tails(t->k, 49, &msg);
+        report(t->name, "tails 0..49", bad, 50 * 4 * 3, &msg);
+        compared = 0;
+        bad = check_adversarial(t->k, &compared, &msg);
+        report(t->name, "adversarial", bad, compared, &msg);
+        compared = 0;
+        bad = check_random_rounds(t->k, cfg, rounds, &compared, &msg);
+        report(t->name, "random", bad, compared, &msg);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,165 @@
+#include "workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "sepax_ref.h"
+
+uint64_t wl_next(wl_rng *r) { /* splitmix64 */
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+float wl_unit(wl_rng *r) { return (float)(wl_next(r) >> 40) * (1.0f / 16777216.0f); }
+
+int wl_range(wl_rng *r, int lo, int hi) { return lo + (int)(wl_next(r) % (uint64_t)(hi - lo + 1)); }
+
+wl_config wl_default(void) {
+    wl_config c = {4096, 1000000, 3, 8, 0.5, 0x5e9a7u};
+    return c;
+}
+
+/* A convex n-gon: one vertex per equal sector of the circle, jittered inside
+ * its sector, then stretched and rotated (affine maps keep it convex). */
+static void random_polygon(wl_rng *r, int n, float cx, float cy, float radius, sepax_vec2 *out) {
+    const float two_pi = 6.28318530718f;
+    float stretch = 0.6f + 0.8f * wl_unit(r), turn = two_pi * wl_unit(r);
+    float ct = cosf(turn), st = sinf(turn);
+    for (int k = 0; k < n; k++) {
+        float a = two_pi * ((float)k + 0.1f + 0.8f * wl_unit(r)) / (float)n;
+        float x = radius * cosf(a) * stretch, y = radius * sinf(a) / stretch;
+        out[k].x = cx + ct * x - st * y;
+        out[k].y = cy + st * x + ct * y;
+    }
+}
+
+sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg) {
+    wl_rng r = {cfg->seed};
+    uint32_t side = (uint32_t)ceil(sqrt((double)cfg->shapes));
+    const float spacing = 2.0f;
+    for (uint32_t i = 0; i < cfg->shapes; i++) {
+        float cx = spacing * (float)(i % side) + wl_unit(&r) - 0.5f;
+        float cy = spacing * (float)(i / side) + wl_unit(&r) - 0.5f;
+        sepax_status st;
+        uint32_t id;
+        do { /* the generator makes valid polygons; retry rather than trust that */
+            sepax_vec2 pts[SEPAX_MAX_VERTS];
+            int n = wl_range(&r, cfg->min_verts, cfg->max_verts);
+            random_polygon(&r, n, cx, cy, 0.9f + 0.9f * wl_unit(&r), pts);
+            st = sepax_shapes_add_polygon(store, pts, n, &id);
+        } while (st != SEPAX_OK && st != SEPAX_ERR_NOMEM);
+        if (st != SEPAX_OK) return st;
+    }
+    return SEPAX_OK;
+}
+
+sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepax_pair *pairs) {
+    wl_rng r = {cfg->seed ^ 0xabcdef12345ull};
+    uint32_t count = sepax_shapes_count(store);
+    if (count < 2) return SEPAX_ERR_COUNT;
+    uint32_t side = (uint32_t)ceil(sqrt((double)count));
+    size_t want_hits = (size_t)llround((double)cfg->pairs * cfg->overlap);
+    size_t want_miss = cfg->pairs - want_hits, n = 0;
+    /* Draw neighbours within two grid cells and keep each by what the
+     * reference says, until both quotas are met. Far shapes fill the miss
+     * quota when near ones run short. */
+    for (size_t tries = 0; n < cfg->pairs; tries++) {
+        uint32_t a = (uint32_t)(wl_next(&r) % count);
+        int64_t b = (int64_t)a + wl_range(&r, -2, 2) + (int64_t)wl_range(&r, -2, 2) * side;
+        if (tries > 64 * cfg->pairs + 1000) b = (int64_t)(wl_next(&r) % count);
+        if (b < 0 || b >= (int64_t)count || b == (int64_t)a) continue;
+        sepax_pair p = {a, (uint32_t)b};
+        uint8_t hit = 0;
+        sepax_ref_overlap(store, &p, 1, &hit);
+        if (hit && want_hits) {
+            want_hits--;
+            pairs[n++] = p;
+        } else if (!hit && want_miss) {
+            want_miss--;
+            pairs[n++] = p;
+        }
+    }
+    return SEPAX_OK;
+}
+
+static int adversarial_failures;
+
+static void add(sepax_shapes *s, const sepax_vec2 *p, int n) {
+    uint32_t id;
+    if (sepax_shapes_add_polygon(s, p, n, &id) != SEPAX_OK) adversarial_failures++;
+}
+
+static void add_box(sepax_shapes *s, float x0, float y0, float x1, float y1) {
+    sepax_vec2 p[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    add(s, p, 4);
+}
+
+/* Lattice shapes translated by (dx, dy) * scale: every coordinate and product
+ * is exact, so touching is exact and equal depths tie exactly. */
+static void add_lattice_set(sepax_shapes *s, float dx, float dy, float scale) {
+    static const sepax_vec2 shapes[][8] = {
+        {{0, 0}, {2, 0}, {2, 2}, {0, 2}},                                 /* square */
+        {{0, 0}, {2, 0}, {0, 2}},                                         /* right triangle */
+        {{1, 0}, {2, 1}, {1, 2}, {0, 1}},                                 /* diamond */
+        {{0, 0}, {4, 0}, {4, 1}, {0, 1}},                                 /* flat bar */
+        {{1, 0}, {3, 0}, {4, 1}, {4, 3}, {3, 4}, {1, 4}, {0, 3}, {0, 1}}, /* octagon */
+        {{0, 1}, {1, 0}, {2, 0}, {3, 1}, {2, 2}, {1, 2}},                 /* hexagon */
+    };
+    static const int counts[] = {4, 3, 4, 4, 8, 6};
+    for (int k = 0; k < 6; k++) {
+        sepax_vec2 p[8];
+        for (int i = 0; i < counts[k]; i++) {
+            p[i].x = (shapes[k][i].x + dx) * scale;
+            p[i].y = (shapes[k][i].y + dy) * scale;
+        }
+        add(s, p, counts[k]);
+    }
+}
+
+sepax_shapes *wl_adversarial_store(void) {
+    sepax_shapes *s = sepax_shapes_create(512);
+    if (!s) return NULL;
+    adversarial_failures = 0;
+    /* lattice shapes at small integer offsets: shared edges, shared vertices,
+     * parallel edges, containment and coincidence (equal-depth ties) */
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) add_lattice_set(s, (float)dx, (float)dy, 1.0f);
+    /* the same at huge and tiny scales, and near the coordinate limit */
+    add_lattice_set(s, 0, 0, 1e15f);
+    add_lattice_set(s, 2, 0, 1e15f);
+    add_lattice_set(s, 0, 0, 1e-15f);
+    add_lattice_set(s, 1, 1, 1e-15f);
+    add_lattice_set(s, 0, 0, 1e-30f);
+    add_box(s, -SEPAX_COORD_LIMIT, -SEPAX_COORD_LIMIT, SEPAX_COORD_LIMIT, SEPAX_COORD_LIMIT);
+    add_box(s, SEPAX_COORD_LIMIT * 0.5f, 0, SEPAX_COORD_LIMIT, SEPAX_COORD_LIMIT * 0.25f);
+    /* slivers: 1000:1 and 100000:1, crossing and touching the lattice shapes */
+    sepax_vec2 sliver1[3] = {{-3, 1}, {5, 1.008f}, {-3, 1.001f}};
+    sepax_vec2 sliver2[4] = {{-4, 2}, {6, 2}, {6, 2.0001f}, {-4, 2.0001f}};
+    sepax_vec2 sliver3[3] = {{1, -5}, {1.0001f, -5}, {1, 5}};
+    add(s, sliver1, 3);
+    add(s, sliver2, 4);
+    add(s, sliver3, 3);
+    /* non-lattice: rotated boxes touching at a vertex, a big shape far away */
+    sepax_vec2 tilt[4] = {{0.5f, 0.25f}, {1.25f, 0.5f}, {1.0f, 1.25f}, {0.25f, 1.0f}};
+    add(s, tilt, 4);
+    add_box(s, 1.25f, 0.5f, 3.0f, 2.0f);
+    add_box(s, 1e6f, 1e6f, 1e6f + 0.0625f, 1e6f + 0.0625f);
+    add_box(s, 1e6f + 0.0625f, 1e6f, 1e6f + 0.125f, 1e6f + 0.0625f);
+    if (adversarial_failures) { /* every case above is valid: a refusal is a bug */
+        sepax_shapes_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+sepax_pair *wl_all_pairs(uint32_t shapes, size_t *n) {
+    *n = (size_t)shapes * shapes;
+    sepax_pair *p = malloc(*n * sizeof *p);
+    if (!p) return NULL;
+    size_t k = 0;
+    for (uint32_t a = 0; a < shapes; a++)
+        for (uint32_t b = 0; b < shapes; b++) p[k++] = (sepax_pair){a, b};
+    return p;
+}

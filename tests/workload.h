@@ -1,0 +1,44 @@
+/* Deterministic shapes and pair lists shared by the tests, the plain
+ * equivalence driver and the benchmark. */
+#ifndef SEPAX_WORKLOAD_H
+#define SEPAX_WORKLOAD_H
+
+#include "sepax.h"
+
+typedef struct wl_rng {
+    uint64_t s;
+} wl_rng;
+
+uint64_t wl_next(wl_rng *r);
+/* uniform in [0, 1) with 24 random bits */
+float wl_unit(wl_rng *r);
+/* uniform integer in [lo, hi] */
+int wl_range(wl_rng *r, int lo, int hi);
+
+typedef struct wl_config {
+    uint32_t shapes; /* polygons in the store */
+    size_t pairs;    /* candidate pairs */
+    int min_verts;   /* 3..8 */
+    int max_verts;   /* min_verts..8 */
+    double overlap;  /* wanted fraction of overlapping pairs, 0..1 */
+    uint64_t seed;
+} wl_config;
+
+/* The benchmark's default: 4096 mixed 3-8-gons, 1M pairs, half overlapping. */
+wl_config wl_default(void);
+
+/* Add cfg->shapes random convex polygons on a jittered grid, so that ids near
+ * each other are near in space (as a broadphase numbers them). */
+sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg);
+
+/* Fill pairs[0..cfg->pairs) with neighbours, chosen so that a fraction
+ * cfg->overlap of them overlap (decided by the reference). */
+sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepax_pair *pairs);
+
+/* A store of hand-made hard cases: shared edges and vertices on an integer
+ * lattice, coincident shapes (ties), parallel edges, slivers, huge and tiny
+ * coordinates. All pairs among them, including each with itself. */
+sepax_shapes *wl_adversarial_store(void);
+sepax_pair *wl_all_pairs(uint32_t shapes, size_t *n);
+
+#endif
