@@ -11,7 +11,7 @@ typedef struct sepax_kernel {
     sepax_backend backend;
     void (*overlap)(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n, uint8_t *hit);
     void (*collide)(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n, sepax_hit *out);
-    void (*overlap_one)(const sepax_poly_rec *rec, uint32_t probe, uint32_t first, size_t count,
+    void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
                         uint8_t *hit);
 } sepax_kernel;
 

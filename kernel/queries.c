@@ -49,6 +49,6 @@ sepax_status sepax_overlap_one(const sepax_shapes *store, uint32_t probe, uint32
     if (!hit) return SEPAX_ERR_NULL;
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK) k->overlap_one(store->rec, probe, first, count, hit);
+    if (st == SEPAX_OK) k->overlap_one(store, probe, first, count, hit);
     return st;
 }

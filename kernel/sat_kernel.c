@@ -8,6 +8,8 @@
  * planes are visited whatever the real count (padding repeats the last one),
  * so the loop has no data-dependent branch: mispredictions cost more here
  * than the extra arithmetic. */
+#include <string.h>
+
 #include "kernel.h"
 #include "lanes.h"
 
@@ -52,6 +54,18 @@ static inline void overlap_step(const rec_ptr *a, const rec_ptr *b, uint8_t *hit
     for (int p = 0; p < live; p++) hit[p] = (uint8_t)(m[8 * p] <= 0.0f);
 }
 
+static inline uint32_t float_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float bits_float(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
 static inline void collide_step(const rec_ptr *a, const rec_ptr *b, sepax_hit *out, int live) {
     lf sa, sb;
     pair_separations(a, b, &sa, &sb);
@@ -64,18 +78,19 @@ static inline void collide_step(const rec_ptr *a, const rec_ptr *b, sepax_hit *o
          * bit 16 and the mask keep the index in range even for NaN input */
         unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x10000u) & 15u;
-        unsigned k = axis & 7u;
-        int from_b = axis >= 8u;
-        float nx = from_b ? -b[p]->nx[k] : a[p]->nx[k];
-        float ny = from_b ? -b[p]->ny[k] : a[p]->ny[k];
+        const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
+        /* B's outward normal points from B to A: flip its sign bit */
+        uint32_t flip = axis < 8u ? 0u : 0x80000000u;
         float best = m[8 * p];
-        sepax_hit h = {0, {0.0f, 0.0f}, 0.0f};
-        if (best <= 0.0f) {
-            h.hit = 1;
-            h.normal.x = nx;
-            h.normal.y = ny;
-            h.depth = 0.0f - best;
-        }
+        /* Whether the pair overlaps is a coin toss in a typical batch: a
+         * branch on it mispredicts half the time, so a miss is written by
+         * masking the hit's fields to +0 instead. */
+        uint32_t keep = 0u - (uint32_t)(best <= 0.0f);
+        sepax_hit h;
+        h.hit = keep & 1u;
+        h.normal.x = bits_float((float_bits(owner->nx[axis & 7u]) ^ flip) & keep);
+        h.normal.y = bits_float((float_bits(owner->ny[axis & 7u]) ^ flip) & keep);
+        h.depth = bits_float(float_bits(0.0f - best) & keep);
         out[p] = h;
     }
 }
@@ -120,19 +135,60 @@ static void kernel_collide(const sepax_poly_rec *rec, const sepax_pair *pairs, s
     }
 }
 
-static void kernel_overlap_one(const sepax_poly_rec *rec, uint32_t probe, uint32_t first,
-                               size_t count, uint8_t *hit) {
-    rec_ptr a[SEPAX_P], b[SEPAX_P];
-    const sepax_poly_rec *targets = rec + first;
-    for (int p = 0; p < SEPAX_P; p++) a[p] = rec + probe;
-    size_t i = 0;
-    for (; i + SEPAX_P <= count; i += SEPAX_P) {
-        for (int p = 0; p < SEPAX_P; p++) b[p] = targets + i + p;
-        overlap_step(a, b, hit + i, SEPAX_P);
+/* Per target lane, the largest separation between the probe and the shapes
+ * of blocks b0 (slot 0) and b1 (slot 1). The probe's own loops run over its
+ * real vertex count: that count is the same for the whole call, so those
+ * branches are predicted; the targets' 8 rows are all visited. */
+static inline lf block_separation(const sepax_poly_rec *pr, int pn, const sepax_poly_block *b0,
+                                  const sepax_poly_block *b1) {
+    lf best = lf_bcast(&pr->c[0], &pr->c[0]); /* overwritten at i == 0 */
+    for (int i = 0; i < pn; i++) {            /* the probe's planes against the targets' vertices */
+        lf pnx = lf_bcast(&pr->nx[i], &pr->nx[i]), pny = lf_bcast(&pr->ny[i], &pr->ny[i]);
+        lf m = lf_add(lf_mul(pnx, lf_load(b0->x[0], b1->x[0])),
+                      lf_mul(pny, lf_load(b0->y[0], b1->y[0])));
+#if defined(__clang__) || defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+        for (int k = 1; k < SEPAX_MAX_VERTS; k++) {
+            lf d = lf_add(lf_mul(pnx, lf_load(b0->x[k], b1->x[k])),
+                          lf_mul(pny, lf_load(b0->y[k], b1->y[k])));
+            m = lf_min(d, m);
+        }
+        lf s = lf_sub(m, lf_bcast(&pr->c[i], &pr->c[i]));
+        best = i ? lf_max(s, best) : s;
     }
-    if (i < count) {
-        for (int p = 0; p < SEPAX_P; p++) b[p] = targets + i;
-        overlap_step(a, b, hit + i, (int)(count - i));
+#if defined(__clang__) || defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+    for (int k = 0; k < SEPAX_MAX_VERTS; k++) { /* the targets' planes against the probe */
+        lf tnx = lf_load(b0->nx[k], b1->nx[k]), tny = lf_load(b0->ny[k], b1->ny[k]);
+        lf m = lf_add(lf_mul(tnx, lf_bcast(&pr->x[0], &pr->x[0])),
+                      lf_mul(tny, lf_bcast(&pr->y[0], &pr->y[0])));
+        for (int j = 1; j < pn; j++) {
+            lf d = lf_add(lf_mul(tnx, lf_bcast(&pr->x[j], &pr->x[j])),
+                          lf_mul(tny, lf_bcast(&pr->y[j], &pr->y[j])));
+            m = lf_min(d, m);
+        }
+        best = lf_max(lf_sub(m, lf_load(b0->c[k], b1->c[k])), best);
+    }
+    return best;
+}
+
+static void kernel_overlap_one(const sepax_shapes *store, uint32_t probe, uint32_t first,
+                               size_t count, uint8_t *hit) {
+    const sepax_poly_rec *pr = store->rec + probe;
+    int pn = store->nverts[probe];
+    size_t end = first + count;
+    size_t b = first / SEPAX_BLOCK_LANES, b_end = (end + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    for (; b < b_end; b += SEPAX_P) {
+        const sepax_poly_block *b1 = store->block + (b + 1 < b_end ? b + SEPAX_P - 1 : b);
+        lf best = block_separation(pr, pn, store->block + b, b1);
+        float m[8 * SEPAX_P];
+        lf_store(best, m);
+        /* write the lanes inside [first, end): all of them but at the ends */
+        size_t lo = b * SEPAX_BLOCK_LANES, hi = lo + 8 * SEPAX_P;
+        size_t from = lo > first ? lo : first, to = hi < end ? hi : end;
+        for (size_t id = from; id < to; id++) hit[id - first] = (uint8_t)(m[id - lo] <= 0.0f);
     }
 }
 

@@ -6,8 +6,9 @@
 #include "store.h"
 
 #define STORE_ALIGN 64
-#define CAP_GRAIN 16 /* capacities stay multiples of this: keeps sizes multiples of the alignment  \
-                      */
+#define CAP_GRAIN                                                                                  \
+    16 /* capacities stay multiples of this: keeps sizes multiples of the alignment                \
+        */
 
 static size_t round_cap(size_t cap) {
     if (cap < CAP_GRAIN) cap = CAP_GRAIN;
@@ -16,20 +17,28 @@ static size_t round_cap(size_t cap) {
 
 /* Replace the arrays with ones of `cap` entries; on failure nothing changes. */
 static int store_resize(sepax_shapes *s, size_t cap) {
+    size_t nblocks = cap / SEPAX_BLOCK_LANES;
     sepax_poly_rec *rec = aligned_alloc(STORE_ALIGN, cap * sizeof(sepax_poly_rec));
+    sepax_poly_block *block = aligned_alloc(STORE_ALIGN, nblocks * sizeof(sepax_poly_block));
     uint8_t *nverts = malloc(cap);
-    if (!rec || !nverts) {
+    if (!rec || !block || !nverts) {
         free(rec);
+        free(block);
         free(nverts);
         return 0;
     }
+    /* zero lanes past the last shape: kernels read whole blocks */
+    memset(block, 0, nblocks * sizeof(sepax_poly_block));
     if (s->count) {
         memcpy(rec, s->rec, s->count * sizeof(sepax_poly_rec));
+        memcpy(block, s->block, (s->cap / SEPAX_BLOCK_LANES) * sizeof(sepax_poly_block));
         memcpy(nverts, s->nverts, s->count);
     }
     free(s->rec);
+    free(s->block);
     free(s->nverts);
     s->rec = rec;
+    s->block = block;
     s->nverts = nverts;
     s->cap = (uint32_t)cap;
     return 1;
@@ -49,6 +58,7 @@ sepax_shapes *sepax_shapes_create(size_t capacity) {
 void sepax_shapes_destroy(sepax_shapes *store) {
     if (!store) return;
     free(store->rec);
+    free(store->block);
     free(store->nverts);
     free(store);
 }
@@ -68,9 +78,20 @@ sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *poi
         if (cap > SEPAX_STORE_MAX_SHAPES) cap = SEPAX_STORE_MAX_SHAPES;
         if (!store_resize(store, round_cap(cap))) return SEPAX_ERR_NOMEM;
     }
-    store->rec[store->count] = rec;
-    store->nverts[store->count] = nverts;
-    *out_id = store->count++;
+    uint32_t id = store->count;
+    store->rec[id] = rec;
+    store->nverts[id] = nverts;
+    sepax_poly_block *blk = &store->block[id / SEPAX_BLOCK_LANES];
+    unsigned lane = id % SEPAX_BLOCK_LANES;
+    for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
+        blk->x[k][lane] = rec.x[k];
+        blk->y[k][lane] = rec.y[k];
+        blk->nx[k][lane] = rec.nx[k];
+        blk->ny[k][lane] = rec.ny[k];
+        blk->c[k][lane] = rec.c[k];
+    }
+    store->count = id + 1;
+    *out_id = id;
     return SEPAX_OK;
 }
 

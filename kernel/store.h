@@ -20,11 +20,27 @@ typedef struct sepax_poly_rec {
     float c[SEPAX_MAX_VERTS];
 } sepax_poly_rec;
 
+/* The same polygons again, eight to a block, transposed: row k holds vertex
+ * (or plane) k of eight consecutive shapes. One shape against a range of
+ * shapes then runs with a lane per target shape, straight from memory, with
+ * no gather and no horizontal reduction. Lanes past the last shape are zero
+ * and their results are never written. */
+#define SEPAX_BLOCK_LANES 8
+
+typedef struct sepax_poly_block {
+    float x[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float y[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float nx[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float ny[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float c[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+} sepax_poly_block;
+
 struct sepax_shapes {
-    sepax_poly_rec *rec; /* cap records, 64-byte aligned */
-    uint8_t *nverts;     /* cap vertex counts */
+    sepax_poly_rec *rec;     /* cap records, 64-byte aligned */
+    sepax_poly_block *block; /* cap / SEPAX_BLOCK_LANES blocks, 64-byte aligned */
+    uint8_t *nverts;         /* cap vertex counts */
     uint32_t count;
-    uint32_t cap;
+    uint32_t cap; /* a multiple of 16 */
 };
 
 /* Shapes a store can hold: ids are uint32_t and record bytes must fit size_t. */

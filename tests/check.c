@@ -66,7 +66,7 @@ static size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const se
     for (int p = 0; p < probes; p++) {
         uint32_t probe = (uint32_t)((uint64_t)p * count / (uint64_t)probes);
         sepax_ref_overlap_one(s, probe, 0, count, want);
-        k->overlap_one(s->rec, probe, 0, count, got);
+        k->overlap_one(s, probe, 0, count, got);
         bad += compare_hits(got, want, count, "overlap_one", msg);
         *compared += count;
     }
@@ -151,7 +151,7 @@ size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg) {
             }
             memset(buf, MARK, total);
             sepax_ref_overlap_one(s, p->a, (uint32_t)off, n, want);
-            k->overlap_one(s->rec, p->a, (uint32_t)off, n, hit);
+            k->overlap_one(s, p->a, (uint32_t)off, n, hit);
             if (!guards_intact(buf, GUARD + off, GUARD + off + n, total) ||
                 memcmp(hit, want, n) != 0) {
                 if (!bad++)

@@ -1,0 +1,243 @@
+/* sepax benchmark: builds a deterministic workload, checks every backend
+ * against the scalar reference on it, then times overlap, collide and
+ * one-vs-many per backend and prints ns/pair, Mpairs/s and the speed-up over
+ * the reference measured in the same run.
+ *
+ *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
+ *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
+ *
+ * Each figure is the fastest of --reps interleaved repetitions: the machine's
+ * clock wanders and other processes interrupt, and the minimum is the one
+ * figure of a run that noise cannot lower. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sepax_ref.h"
+#include "workload.h"
+
+typedef struct opts {
+    wl_config cfg;
+    int reps;
+    int json;
+    const char *backend;
+    uint32_t probes;
+} opts;
+
+static double now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void usage(const char *argv0) {
+    fprintf(stderr,
+            "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
+            "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
+            "          [--json]\n",
+            argv0);
+    exit(2);
+}
+
+static opts parse(int argc, char **argv) {
+    opts o = {wl_default(), 7, 0, "all", 256};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--json") == 0) {
+            o.json = 1;
+            continue;
+        }
+        if (!v) usage(argv[0]);
+        i++;
+        if (strcmp(a, "--shapes") == 0)
+            o.cfg.shapes = (uint32_t)strtoul(v, 0, 10);
+        else if (strcmp(a, "--pairs") == 0)
+            o.cfg.pairs = strtoul(v, 0, 10);
+        else if (strcmp(a, "--min-verts") == 0)
+            o.cfg.min_verts = atoi(v);
+        else if (strcmp(a, "--max-verts") == 0)
+            o.cfg.max_verts = atoi(v);
+        else if (strcmp(a, "--overlap") == 0)
+            o.cfg.overlap = atof(v);
+        else if (strcmp(a, "--seed") == 0)
+            o.cfg.seed = strtoull(v, 0, 0);
+        else if (strcmp(a, "--reps") == 0)
+            o.reps = atoi(v);
+        else if (strcmp(a, "--backend") == 0)
+            o.backend = v;
+        else
+            usage(argv[0]);
+    }
+    if (o.cfg.shapes < 2 || o.cfg.pairs < 1 || o.reps < 1 || o.cfg.min_verts < 3 ||
+        o.cfg.max_verts > SEPAX_MAX_VERTS || o.cfg.min_verts > o.cfg.max_verts ||
+        o.cfg.overlap < 0 || o.cfg.overlap > 1)
+        usage(argv[0]);
+    if (o.probes > o.cfg.shapes) o.probes = o.cfg.shapes;
+    return o;
+}
+
+enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_COUNT };
+static const char *const query_names[Q_COUNT] = {"overlap", "collide", "one-vs-many"};
+
+typedef struct workload {
+    sepax_shapes *store;
+    sepax_pair *pairs;
+    size_t n;
+    uint32_t probes;
+    uint8_t *hit;
+    sepax_hit *out;
+} workload;
+
+/* -1 runs the reference; otherwise the backend already set. */
+static sepax_status run(const workload *w, int query, int reference) {
+    sepax_status st = SEPAX_OK;
+    uint32_t shapes = sepax_shapes_count(w->store);
+    switch (query) {
+    case Q_OVERLAP:
+        return reference ? sepax_ref_overlap(w->store, w->pairs, w->n, w->hit)
+                         : sepax_overlap(w->store, w->pairs, w->n, w->hit);
+    case Q_COLLIDE:
+        return reference ? sepax_ref_collide(w->store, w->pairs, w->n, w->out)
+                         : sepax_collide(w->store, w->pairs, w->n, w->out);
+    default:
+        for (uint32_t p = 0; p < w->probes && st == SEPAX_OK; p++) {
+            uint32_t probe = (uint32_t)((uint64_t)p * shapes / w->probes);
+            uint8_t *dst = w->hit + (size_t)p * shapes;
+            st = reference ? sepax_ref_overlap_one(w->store, probe, 0, shapes, dst)
+                           : sepax_overlap_one(w->store, probe, 0, shapes, dst);
+        }
+        return st;
+    }
+}
+
+static size_t tests_of(const workload *w, int query) {
+    return query == Q_ONE ? (size_t)w->probes * sepax_shapes_count(w->store) : w->n;
+}
+
+typedef struct row {
+    const char *name;
+    double ns[Q_COUNT];
+} row;
+
+int main(int argc, char **argv) {
+    opts o = parse(argc, argv);
+    workload w = {0};
+    w.n = o.cfg.pairs;
+    w.probes = o.probes;
+    w.store = sepax_shapes_create(o.cfg.shapes);
+    w.pairs = malloc(w.n * sizeof *w.pairs);
+    size_t one_n = (size_t)w.probes * o.cfg.shapes, hit_n = w.n > one_n ? w.n : one_n;
+    w.hit = malloc(hit_n);
+    w.out = malloc(w.n * sizeof *w.out);
+    uint8_t *want_hit = malloc(hit_n), *want_one = malloc(hit_n);
+    sepax_hit *want_out = malloc(w.n * sizeof *want_out);
+    if (!w.store || !w.pairs || !w.hit || !w.out || !want_hit || !want_one || !want_out) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    if (wl_fill_store(w.store, &o.cfg) != SEPAX_OK ||
+        wl_make_pairs(w.store, &o.cfg, w.pairs) != SEPAX_OK) {
+        fprintf(stderr, "could not build the workload\n");
+        return 1;
+    }
+
+    /* the backends to time */
+    sepax_backend list[SEPAX_BACKEND_COUNT];
+    int nb = 0;
+    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
+        const char *name = sepax_backend_name((sepax_backend)b);
+        if (strcmp(o.backend, "all") != 0 && strcmp(o.backend, name) != 0) continue;
+        if (sepax_backend_available((sepax_backend)b))
+            list[nb++] = (sepax_backend)b;
+        else if (strcmp(o.backend, name) == 0) {
+            fprintf(stderr, "backend %s: %s\n", name, sepax_status_str(SEPAX_ERR_UNSUPPORTED));
+            return 1;
+        }
+    }
+    if (nb == 0) {
+        fprintf(stderr, "no backend named %s\n", o.backend);
+        return 1;
+    }
+
+    /* reference answers, then every backend must reproduce them exactly */
+    run(&w, Q_OVERLAP, 1);
+    memcpy(want_hit, w.hit, w.n);
+    run(&w, Q_COLLIDE, 1);
+    memcpy(want_out, w.out, w.n * sizeof *w.out);
+    run(&w, Q_ONE, 1);
+    memcpy(want_one, w.hit, one_n);
+    size_t overlaps = 0;
+    for (size_t i = 0; i < w.n; i++) overlaps += want_hit[i];
+    int mismatch = 0;
+    for (int i = 0; i < nb; i++) {
+        sepax_set_backend(list[i]);
+        int bad = 0;
+        bad |= run(&w, Q_OVERLAP, 0) != SEPAX_OK || memcmp(w.hit, want_hit, w.n) != 0;
+        bad |=
+            run(&w, Q_COLLIDE, 0) != SEPAX_OK || memcmp(w.out, want_out, w.n * sizeof *w.out) != 0;
+        bad |= run(&w, Q_ONE, 0) != SEPAX_OK || memcmp(w.hit, want_one, one_n) != 0;
+        if (bad) {
+            fprintf(stderr, "MISMATCH: backend %s differs from the reference\n",
+                    sepax_backend_name(list[i]));
+            mismatch = 1;
+        }
+    }
+
+    /* timing: repetitions interleaved across backends, fastest kept */
+    row rows[SEPAX_BACKEND_COUNT + 1];
+    int nrows = nb + 1;
+    rows[0].name = "reference";
+    for (int i = 0; i < nb; i++) rows[i + 1].name = sepax_backend_name(list[i]);
+    for (int r = 0; r < nrows; r++)
+        for (int q = 0; q < Q_COUNT; q++) rows[r].ns[q] = 1e300;
+    for (int rep = 0; rep < o.reps; rep++) {
+        for (int r = 0; r < nrows; r++) {
+            if (r > 0) sepax_set_backend(list[r - 1]);
+            for (int q = 0; q < Q_COUNT; q++) {
+                double t0 = now_ns();
+                run(&w, q, r == 0);
+                double dt = (now_ns() - t0) / (double)tests_of(&w, q);
+                if (dt < rows[r].ns[q]) rows[r].ns[q] = dt;
+            }
+        }
+    }
+
+    if (o.json) {
+        printf("{\n  \"workload\": {\"shapes\": %u, \"pairs\": %zu, \"min_verts\": %d, "
+               "\"max_verts\": %d, \"overlap_target\": %g, \"overlap_actual\": %.4f, "
+               "\"one_vs_many_tests\": %zu, \"seed\": %llu, \"reps\": %d},\n",
+               o.cfg.shapes, w.n, o.cfg.min_verts, o.cfg.max_verts, o.cfg.overlap,
+               (double)overlaps / (double)w.n, one_n, (unsigned long long)o.cfg.seed, o.reps);
+        printf("  \"equivalent\": %s,\n  \"results\": [\n", mismatch ? "false" : "true");
+        for (int r = 0; r < nrows; r++) {
+            printf("    {\"backend\": \"%s\"", rows[r].name);
+            for (int q = 0; q < Q_COUNT; q++)
+                printf(", \"%s_ns_per_pair\": %.3f, \"%s_speedup\": %.2f", query_names[q],
+                       rows[r].ns[q], query_names[q], rows[0].ns[q] / rows[r].ns[q]);
+            printf("}%s\n", r + 1 < nrows ? "," : "");
+        }
+        printf("  ]\n}\n");
+    } else {
+        printf("workload: %u shapes (%d-%d vertices), %zu pairs, %.1f%% overlapping; "
+               "one-vs-many: %u probes x %u shapes; fastest of %d reps\n",
+               o.cfg.shapes, o.cfg.min_verts, o.cfg.max_verts, w.n,
+               100.0 * (double)overlaps / (double)w.n, w.probes, o.cfg.shapes, o.reps);
+        printf("every backend bit-identical to the reference: %s\n\n", mismatch ? "NO" : "yes");
+        printf("| backend   | query       | ns/pair | Mpairs/s | vs reference |\n");
+        printf("|-----------|-------------|--------:|---------:|-------------:|\n");
+        for (int q = 0; q < Q_COUNT; q++)
+            for (int r = 0; r < nrows; r++)
+                printf("| %-9s | %-11s | %7.2f | %8.1f | %11.2fx |\n", rows[r].name, query_names[q],
+                       rows[r].ns[q], 1e3 / rows[r].ns[q], rows[0].ns[q] / rows[r].ns[q]);
+    }
+    sepax_shapes_destroy(w.store);
+    free(w.pairs);
+    free(w.hit);
+    free(w.out);
+    free(want_hit);
+    free(want_one);
+    free(want_out);
+    return mismatch ? 1 : 0;
+}
