@@ -47,6 +47,23 @@ static int weld(pt *p, int n, double tol) {
     return m;
 }
 
+/* Zero area has two causes: points on one line, or an outline that crosses
+ * itself so its lobes cancel (a bow tie). Tell them apart for the caller. */
+static int on_one_line(const pt *p, int n, double size) {
+    int far = 0;
+    double best = 0.0;
+    for (int i = 1; i < n; i++) {
+        double d = hypot(p[i].x - p[0].x, p[i].y - p[0].y);
+        if (d > best) {
+            best = d;
+            far = i;
+        }
+    }
+    for (int i = 1; i < n; i++)
+        if (fabs(cross3(p[0], p[far], p[i])) > REL_TOL * size * best) return 0;
+    return 1;
+}
+
 static double twice_area(const pt *p, int n) {
     double a = 0.0;
     for (int i = 1; i + 1 < n; i++) a += cross3(p[0], p[i], p[i + 1]);
@@ -130,7 +147,8 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
     int n = weld(p, count, REL_TOL * size);
     if (n < 3) return SEPAX_ERR_TOO_FEW_POINTS;
     double area2 = twice_area(p, n);
-    if (fabs(area2) <= REL_TOL * size * size) return SEPAX_ERR_COLLINEAR;
+    if (fabs(area2) <= REL_TOL * size * size)
+        return on_one_line(p, n, size) ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_NONCONVEX;
     if (area2 < 0.0) { /* clockwise: keep the first vertex, reverse the rest */
         for (int i = 1, k = n - 1; i < k; i++, k--) {
             pt t = p[i];

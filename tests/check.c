@@ -42,9 +42,8 @@ static size_t compare_collide(const sepax_hit *got, const sepax_hit *want, size_
     return bad;
 }
 
-/* overlap, collide and overlap_one (every shape against the whole store) */
-static size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
-                          size_t n, int probes, size_t *compared, check_msg *msg) {
+size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
+                   int probes, size_t *compared, check_msg *msg) {
     uint32_t count = sepax_shapes_count(s);
     size_t cap = n > count ? n : count;
     uint8_t *want = malloc(cap), *got = malloc(cap);

@@ -31,6 +31,11 @@ typedef struct check_msg {
 size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, size_t *compared,
                            check_msg *msg);
 
+/* One store and pair list: overlap, collide, and overlap_one for `probes`
+ * probes spread over the store against all of it. */
+size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
+                   int probes, size_t *compared, check_msg *msg);
+
 /* All pairs of the adversarial store, overlap, collide and overlap_one. */
 size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg);
 

@@ -132,6 +132,8 @@ sepax_shapes *wl_adversarial_store(void) {
     add_lattice_set(s, 0, 0, 1e-15f);
     add_lattice_set(s, 1, 1, 1e-15f);
     add_lattice_set(s, 0, 0, 1e-30f);
+    add_lattice_set(s, 0, 0, 1e-38f); /* denormal coordinates */
+    add_lattice_set(s, 1, 0, 1e-38f);
     add_box(s, -SEPAX_COORD_LIMIT, -SEPAX_COORD_LIMIT, SEPAX_COORD_LIMIT, SEPAX_COORD_LIMIT);
     add_box(s, SEPAX_COORD_LIMIT * 0.5f, 0, SEPAX_COORD_LIMIT, SEPAX_COORD_LIMIT * 0.25f);
     /* slivers: 1000:1 and 100000:1, crossing and touching the lattice shapes */
