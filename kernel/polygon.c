@@ -64,6 +64,20 @@ static int on_one_line(const pt *p, int n, double size) {
     return 1;
 }
 
+/* The larger side of the bounding box: the polygon's size for tolerances.
+ * (Written with plain comparisons: aarch64 gcc 12 crashes vectorizing an
+ * fmin/fmax reduction here.) */
+static double extent(const pt *p, int n) {
+    double minx = p[0].x, maxx = minx, miny = p[0].y, maxy = miny;
+    for (int i = 1; i < n; i++) {
+        if (p[i].x < minx) minx = p[i].x;
+        if (p[i].x > maxx) maxx = p[i].x;
+        if (p[i].y < miny) miny = p[i].y;
+        if (p[i].y > maxy) maxy = p[i].y;
+    }
+    return maxx - minx > maxy - miny ? maxx - minx : maxy - miny;
+}
+
 static double twice_area(const pt *p, int n) {
     double a = 0.0;
     for (int i = 1; i + 1 < n; i++) a += cross3(p[0], p[i], p[i + 1]);
@@ -132,16 +146,11 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
     if (st != SEPAX_OK) return st;
 
     pt p[SEPAX_MAX_VERTS];
-    double minx = points[0].x, maxx = minx, miny = points[0].y, maxy = miny;
     for (int i = 0; i < count; i++) {
         p[i].x = points[i].x;
         p[i].y = points[i].y;
-        minx = fmin(minx, p[i].x);
-        maxx = fmax(maxx, p[i].x);
-        miny = fmin(miny, p[i].y);
-        maxy = fmax(maxy, p[i].y);
     }
-    double size = fmax(maxx - minx, maxy - miny);
+    double size = extent(p, count);
     if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
 
     int n = weld(p, count, REL_TOL * size);
