@@ -5,6 +5,11 @@
  *
  *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
  *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
+ *               [--only overlap|collide|one --loops N]
+ *
+ * --only runs one query --loops times on one backend (or "reference") and
+ * prints a checksum, nothing else: the whole-process mode that
+ * bench/hyperfine.sh times. --loops 0 times the setup alone.
  *
  * Each figure is the fastest of --reps interleaved repetitions: the machine's
  * clock wanders and other processes interrupt, and the minimum is the one
@@ -24,6 +29,8 @@ typedef struct opts {
     int json;
     const char *backend;
     uint32_t probes;
+    const char *only;
+    int loops;
 } opts;
 
 static double now_ns(void) {
@@ -36,13 +43,13 @@ static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
             "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
-            "          [--json]\n",
+            "          [--json] [--only overlap|collide|one --loops N]\n",
             argv0);
     exit(2);
 }
 
 static opts parse(int argc, char **argv) {
-    opts o = {wl_default(), 7, 0, "all", 256};
+    opts o = {wl_default(), 7, 0, "all", 256, NULL, 10};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--json") == 0) {
@@ -67,12 +74,16 @@ static opts parse(int argc, char **argv) {
             o.reps = atoi(v);
         else if (strcmp(a, "--backend") == 0)
             o.backend = v;
+        else if (strcmp(a, "--only") == 0)
+            o.only = v;
+        else if (strcmp(a, "--loops") == 0)
+            o.loops = atoi(v);
         else
             usage(argv[0]);
     }
     if (o.cfg.shapes < 2 || o.cfg.pairs < 1 || o.reps < 1 || o.cfg.min_verts < 3 ||
         o.cfg.max_verts > SEPAX_MAX_VERTS || o.cfg.min_verts > o.cfg.max_verts ||
-        o.cfg.overlap < 0 || o.cfg.overlap > 1)
+        o.cfg.overlap < 0 || o.cfg.overlap > 1 || o.loops < 0)
         usage(argv[0]);
     if (o.probes > o.cfg.shapes) o.probes = o.cfg.shapes;
     return o;
@@ -116,6 +127,40 @@ static size_t tests_of(const workload *w, int query) {
     return query == Q_ONE ? (size_t)w->probes * sepax_shapes_count(w->store) : w->n;
 }
 
+/* Whole-process mode: one query, one backend, --loops times. */
+static int run_only(const opts *o, const workload *w) {
+    int q = strcmp(o->only, "overlap") == 0   ? Q_OVERLAP
+            : strcmp(o->only, "collide") == 0 ? Q_COLLIDE
+            : strcmp(o->only, "one") == 0     ? Q_ONE
+                                              : -1;
+    if (q < 0) {
+        fprintf(stderr, "--only takes overlap, collide or one\n");
+        return 2;
+    }
+    int reference = strcmp(o->backend, "reference") == 0;
+    if (!reference && strcmp(o->backend, "all") != 0) { /* "all" here: the automatic choice */
+        sepax_backend b;
+        sepax_status st = sepax_backend_from_name(o->backend, &b);
+        if (st == SEPAX_OK) st = sepax_set_backend(b);
+        if (st != SEPAX_OK) {
+            fprintf(stderr, "backend %s: %s\n", o->backend, sepax_status_str(st));
+            return 1;
+        }
+    }
+    for (int i = 0; i < o->loops; i++) {
+        sepax_status st = run(w, q, reference);
+        if (st != SEPAX_OK) {
+            fprintf(stderr, "%s\n", sepax_status_str(st));
+            return 1;
+        }
+    }
+    size_t sum = 0, n = tests_of(w, q);
+    if (o->loops > 0)
+        for (size_t i = 0; i < n; i++) sum += q == Q_COLLIDE ? w->out[i].hit : w->hit[i];
+    printf("%s %s x%d: %zu of %zu overlap\n", o->backend, query_names[q], o->loops, sum, n);
+    return 0;
+}
+
 typedef struct row {
     const char *name;
     double ns[Q_COUNT];
@@ -142,6 +187,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "could not build the workload\n");
         return 1;
     }
+
+    if (o.only) return run_only(&o, &w);
 
     /* the backends to time */
     sepax_backend list[SEPAX_BACKEND_COUNT];

@@ -133,7 +133,7 @@ static void edge_plane(float x0, float y0, float x1, float y1, float *nx, float 
     float ux = ex / s, uy = ey / s;
     float len = sqrtf(ux * ux + uy * uy);
     *nx = uy / len;
-    *ny = -ux / len;
+    *ny = 0.0f - ux / len; /* not -(ux / len): a zero component is +0 */
     *c = *nx * x0 + *ny * y0;
 }
 

@@ -52,9 +52,9 @@ static sepax_hit polygons_collide(const sepax_polygon_view *a, const sepax_polyg
         if (axis < SEPAX_MAX_VERTS) {
             h.normal.x = a->nx[axis];
             h.normal.y = a->ny[axis];
-        } else { /* B's outward normal points from B to A: flip it */
-            h.normal.x = -b->nx[axis - SEPAX_MAX_VERTS];
-            h.normal.y = -b->ny[axis - SEPAX_MAX_VERTS];
+        } else { /* B's outward normal points from B to A: reverse it */
+            h.normal.x = 0.0f - b->nx[axis - SEPAX_MAX_VERTS];
+            h.normal.y = 0.0f - b->ny[axis - SEPAX_MAX_VERTS];
         }
         h.depth = 0.0f - best; /* 0 - x, not -x: a touching pair reports +0 */
     }

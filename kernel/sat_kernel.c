@@ -66,6 +66,12 @@ static inline float bits_float(uint32_t u) {
     return f;
 }
 
+/* cond ? a : b on the bits, so the compiler cannot turn it into a branch */
+static inline float pick(int cond, float a, float b) {
+    uint32_t m = 0u - (uint32_t)(cond != 0);
+    return bits_float((float_bits(a) & m) | (float_bits(b) & ~m));
+}
+
 static inline void collide_step(const rec_ptr *a, const rec_ptr *b, sepax_hit *out, int live) {
     lf sa, sb;
     pair_separations(a, b, &sa, &sb);
@@ -79,8 +85,11 @@ static inline void collide_step(const rec_ptr *a, const rec_ptr *b, sepax_hit *o
         unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x10000u) & 15u;
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
-        /* B's outward normal points from B to A: flip its sign bit */
-        uint32_t flip = axis < 8u ? 0u : 0x80000000u;
+        /* B's outward normal points from B to A: reverse it, as 0 - n so a
+         * zero component stays +0 */
+        float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
+        nx = pick(axis >= 8u, 0.0f - nx, nx);
+        ny = pick(axis >= 8u, 0.0f - ny, ny);
         float best = m[8 * p];
         /* Whether the pair overlaps is a coin toss in a typical batch: a
          * branch on it mispredicts half the time, so a miss is written by
@@ -88,8 +97,8 @@ static inline void collide_step(const rec_ptr *a, const rec_ptr *b, sepax_hit *o
         uint32_t keep = 0u - (uint32_t)(best <= 0.0f);
         sepax_hit h;
         h.hit = keep & 1u;
-        h.normal.x = bits_float((float_bits(owner->nx[axis & 7u]) ^ flip) & keep);
-        h.normal.y = bits_float((float_bits(owner->ny[axis & 7u]) ^ flip) & keep);
+        h.normal.x = bits_float(float_bits(nx) & keep);
+        h.normal.y = bits_float(float_bits(ny) & keep);
         h.depth = bits_float(float_bits(0.0f - best) & keep);
         out[p] = h;
     }
