@@ -104,44 +104,42 @@ static inline void collide_step(const rec_ptr *a, const rec_ptr *b, sepax_hit *o
     }
 }
 
+/* Walk a pair list SEPAX_P pairs at a time. A short tail fills the spare
+ * slots with its last pair and keeps only the live results. Inlined with a
+ * constant `step`, so each query gets its own loop. */
+typedef void (*pair_step)(const rec_ptr *a, const rec_ptr *b, void *out, size_t i, int live);
+
+static inline __attribute__((always_inline)) void walk_pairs(const sepax_poly_rec *rec,
+                                                             const sepax_pair *pairs, size_t n,
+                                                             void *out, pair_step step) {
+    rec_ptr a[SEPAX_P], b[SEPAX_P];
+    for (size_t i = 0; i < n; i += SEPAX_P) {
+        int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
+        for (int p = 0; p < SEPAX_P; p++) {
+            size_t k = p < live ? i + (size_t)p : i;
+            a[p] = rec + pairs[k].a;
+            b[p] = rec + pairs[k].b;
+        }
+        step(a, b, out, i, live);
+    }
+}
+
+static inline void overlap_at(const rec_ptr *a, const rec_ptr *b, void *out, size_t i, int live) {
+    overlap_step(a, b, (uint8_t *)out + i, live);
+}
+
+static inline void collide_at(const rec_ptr *a, const rec_ptr *b, void *out, size_t i, int live) {
+    collide_step(a, b, (sepax_hit *)out + i, live);
+}
+
 static void kernel_overlap(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n,
                            uint8_t *hit) {
-    rec_ptr a[SEPAX_P], b[SEPAX_P];
-    size_t i = 0;
-    for (; i + SEPAX_P <= n; i += SEPAX_P) {
-        for (int p = 0; p < SEPAX_P; p++) {
-            a[p] = rec + pairs[i + p].a;
-            b[p] = rec + pairs[i + p].b;
-        }
-        overlap_step(a, b, hit + i, SEPAX_P);
-    }
-    if (i < n) { /* tail: every slot runs the last pair, one result is kept */
-        for (int p = 0; p < SEPAX_P; p++) {
-            a[p] = rec + pairs[i].a;
-            b[p] = rec + pairs[i].b;
-        }
-        overlap_step(a, b, hit + i, (int)(n - i));
-    }
+    walk_pairs(rec, pairs, n, hit, overlap_at);
 }
 
 static void kernel_collide(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n,
                            sepax_hit *out) {
-    rec_ptr a[SEPAX_P], b[SEPAX_P];
-    size_t i = 0;
-    for (; i + SEPAX_P <= n; i += SEPAX_P) {
-        for (int p = 0; p < SEPAX_P; p++) {
-            a[p] = rec + pairs[i + p].a;
-            b[p] = rec + pairs[i + p].b;
-        }
-        collide_step(a, b, out + i, SEPAX_P);
-    }
-    if (i < n) {
-        for (int p = 0; p < SEPAX_P; p++) {
-            a[p] = rec + pairs[i].a;
-            b[p] = rec + pairs[i].b;
-        }
-        collide_step(a, b, out + i, (int)(n - i));
-    }
+    walk_pairs(rec, pairs, n, out, collide_at);
 }
 
 /* Per target lane, the largest separation between the probe and the shapes

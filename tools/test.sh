@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Quick start, part 2 (and what CI runs): install what is missing, then
+#  1. gcc build with --werror: Criterion suites, equivalence driver, example
+#  2. clang build with --werror: the same tests
+#  3. ASan + UBSan build: the same tests, any report fails
+#  4. aarch64 cross build: the NEON kernel against the reference under
+#     qemu-user, 10M random pairs (the plain driver: Criterion's runner hangs
+#     under qemu-aarch64)
+#  5. checks: exported symbols, no fused multiply-add in the library,
+#     clang-format, install + pkg-config consumer, meson subproject consumer
+# Build folders are build-test-*; set KEEP=1 to reuse them between runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bash tools/deps.sh
+
+step() { printf '\n=== %s\n' "$*"; }
+fresh() { [ "${KEEP:-0}" = 1 ] || rm -rf "$1"; }
+
+step "1/5 gcc, warnings as errors"
+fresh build-test-gcc
+[ -d build-test-gcc ] || CC=gcc meson setup build-test-gcc --werror -Dbuildtype=release >/dev/null
+ninja -C build-test-gcc
+meson test -C build-test-gcc --print-errorlogs
+
+step "2/5 clang, warnings as errors"
+fresh build-test-clang
+[ -d build-test-clang ] || CC=clang meson setup build-test-clang --werror -Dbuildtype=release -Dbench=false >/dev/null
+ninja -C build-test-clang
+meson test -C build-test-clang --print-errorlogs
+
+step "3/5 AddressSanitizer + UndefinedBehaviorSanitizer"
+fresh build-test-asan
+[ -d build-test-asan ] || CC=gcc meson setup build-test-asan --werror -Dbuildtype=debugoptimized \
+  -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
+  -Dbench=false >/dev/null
+ninja -C build-test-asan
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  meson test -C build-test-asan --print-errorlogs --timeout-multiplier 4
+
+step "4/5 aarch64 NEON under qemu-user"
+fresh build-test-neon
+inc=$(mktemp -d)
+ln -s /usr/include/simde "$inc/simde" # the cross compiler does not search /usr/include
+[ -d build-test-neon ] || meson setup build-test-neon --werror --cross-file cross/aarch64-linux-gnu.ini \
+  -Dsimde_include="$inc" -Dbench=false >/dev/null
+ninja -C build-test-neon
+qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-equiv --rounds 10
+qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-example
+
+step "5/5 symbols, arithmetic, format, packaging"
+bad=$(nm -D --defined-only build-test-gcc/kernel/libsepax.so | awk '{print $3}' | grep -v '^sepax_' || true)
+[ -z "$bad" ] || { echo "exported without the sepax_ prefix: $bad"; exit 1; }
+echo "exported symbols: $(nm -D --defined-only build-test-gcc/kernel/libsepax.so | wc -l), all sepax_"
+if objdump -d build-test-gcc/kernel/libsepax.so | grep -qiE '\svfn?m(add|sub)'; then
+  echo "fused multiply-add in the x86 library: results would differ by backend"; exit 1
+fi
+if aarch64-linux-gnu-objdump -d build-test-neon/kernel/libsepax.so | grep -qE '\sf(n)?m(la|ls|add|sub)\s'; then
+  echo "fused multiply-add in the aarch64 library"; exit 1
+fi
+echo "no fused multiply-add in either library"
+clang-format --dry-run -Werror kernel/*.c kernel/*.h include/*.h tests/*.c tests/*.h \
+  tests/consumer/*.c bench/*.c
+echo "clang-format: clean"
+dest=$(mktemp -d)
+DESTDIR="$dest" meson install -C build-test-gcc --no-rebuild >/dev/null
+prefix=$(meson introspect build-test-gcc --buildoptions | python3 -c \
+  'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
+pcdir=$(dirname "$(find "$dest" -name sepax.pc)")
+cflags=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --cflags sepax)
+libs=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --libs sepax)
+cc $cflags tests/consumer/example.c $libs -o "$dest/example"
+LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$dest/example"
+echo "pkg-config consumer (installed under $dest$prefix): ok"
+sub=$(mktemp -d)
+mkdir -p "$sub/subprojects"
+ln -s "$root" "$sub/subprojects/sepax"
+cp tests/consumer/example.c "$sub/"
+cat >"$sub/meson.build" <<'MESON'
+project('consumer', 'c', default_options: ['c_std=c11'])
+executable('example', 'example.c', dependencies: dependency('sepax'))
+MESON
+meson setup "$sub/build" "$sub" >/dev/null
+ninja -C "$sub/build" >/dev/null
+"$sub/build/example"
+echo "meson subproject consumer: ok"
+
+echo
+echo "all test stages passed"
+echo "stages: 5 passed, 0 failed"
