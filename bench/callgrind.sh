@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Instructions per pair under callgrind: repeatable where wall time is not.
+# Runs each backend once with one query loop and once with none over the
+# same workload; the difference divided by the pair count is the query's
+# cost. (valgrind has no AVX-512: that backend is left out.)
+#
+#   bench/callgrind.sh [BUILD_DIR] [QUERY] [PAIRS]
+set -euo pipefail
+build=${1:-build}
+query=${2:-overlap}
+pairs=${3:-200000}
+bench="$build/bench/sepax-bench"
+command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
+tmp=$(mktemp -d)
+count() { # backend loops -> total instructions
+  valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bench" --only "$query" \
+    --backend "$1" --loops "$2" --pairs "$pairs" >/dev/null 2>"$tmp/err"
+  awk '/^(summary|totals):/ {print $2; exit}' "$tmp/out"
+}
+n=$pairs
+[ "$query" = one ] && n=$((256 * 4096))
+printf '| backend | %s instructions/pair |\n|---|---:|\n' "$query"
+for b in reference scalar sse2 sse41 avx2 neon; do
+  "$bench" --only "$query" --loops 0 --backend "$b" >/dev/null 2>&1 || continue
+  base=$(count "$b" 0)
+  one=$(count "$b" 1)
+  printf '| %s | %d |\n' "$b" $(((one - base) / n))
+done
+rm -rf "$tmp"
