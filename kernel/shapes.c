@@ -1,4 +1,5 @@
 /* The shape store: records in one aligned array, ids are dense indices. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ static size_t round_cap(size_t cap) {
 
 /* Replace the arrays with ones of `cap` entries; on failure nothing changes. */
 static int store_resize(sepax_shapes *s, size_t cap) {
+    if (cap > SIZE_MAX / sizeof(sepax_poly_rec)) return 0; /* 32-bit size_t */
     size_t nblocks = cap / SEPAX_BLOCK_LANES;
     sepax_poly_rec *rec = aligned_alloc(STORE_ALIGN, cap * sizeof(sepax_poly_rec));
     sepax_poly_block *block = aligned_alloc(STORE_ALIGN, nblocks * sizeof(sepax_poly_block));

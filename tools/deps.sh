@@ -3,7 +3,7 @@
 # Installs only what is missing; does nothing when everything is there.
 set -euo pipefail
 pkgs=(build-essential meson ninja-build pkg-config libsimde-dev libcriterion-dev
-      clang clang-format binutils hyperfine
+      clang clang-format libclang-rt-14-dev valgrind binutils hyperfine
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 missing=()
 for p in "${pkgs[@]}"; do

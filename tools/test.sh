@@ -8,6 +8,10 @@
 #     under qemu-aarch64)
 #  5. checks: exported symbols, no fused multiply-add in the library,
 #     clang-format, install + pkg-config consumer, meson subproject consumer
+#  6. valgrind memcheck: the Criterion suites (one random round) and the
+#     equivalence driver, zero reports
+#  7. libFuzzer (clang, ASan + UBSan): each target FUZZ_SECONDS (60) from
+#     its committed seed corpus; any finding fails
 # Build folders are build-test-*; set KEEP=1 to reuse them between runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,19 +21,19 @@ bash tools/deps.sh
 step() { printf '\n=== %s\n' "$*"; }
 fresh() { [ "${KEEP:-0}" = 1 ] || rm -rf "$1"; }
 
-step "1/5 gcc, warnings as errors"
+step "1/7 gcc, warnings as errors"
 fresh build-test-gcc
 [ -d build-test-gcc ] || CC=gcc meson setup build-test-gcc --werror -Dbuildtype=release >/dev/null
 ninja -C build-test-gcc
 meson test -C build-test-gcc --print-errorlogs
 
-step "2/5 clang, warnings as errors"
+step "2/7 clang, warnings as errors"
 fresh build-test-clang
 [ -d build-test-clang ] || CC=clang meson setup build-test-clang --werror -Dbuildtype=release -Dbench=false >/dev/null
 ninja -C build-test-clang
 meson test -C build-test-clang --print-errorlogs
 
-step "3/5 AddressSanitizer + UndefinedBehaviorSanitizer"
+step "3/7 AddressSanitizer + UndefinedBehaviorSanitizer"
 fresh build-test-asan
 [ -d build-test-asan ] || CC=gcc meson setup build-test-asan --werror -Dbuildtype=debugoptimized \
   -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
@@ -38,7 +42,7 @@ ninja -C build-test-asan
 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-test-asan --print-errorlogs --timeout-multiplier 4
 
-step "4/5 aarch64 NEON under qemu-user"
+step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon
 inc=$(mktemp -d)
 ln -s /usr/include/simde "$inc/simde" # the cross compiler does not search /usr/include
@@ -48,7 +52,7 @@ ninja -C build-test-neon
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-equiv --rounds 10
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-example
 
-step "5/5 symbols, arithmetic, format, packaging"
+step "5/7 symbols, arithmetic, format, packaging"
 bad=$(nm -D --defined-only build-test-gcc/kernel/libsepax.so | awk '{print $3}' | grep -v '^sepax_' || true)
 [ -z "$bad" ] || { echo "exported without the sepax_ prefix: $bad"; exit 1; }
 echo "exported symbols: $(nm -D --defined-only build-test-gcc/kernel/libsepax.so | wc -l), all sepax_"
@@ -60,7 +64,7 @@ if aarch64-linux-gnu-objdump -d build-test-neon/kernel/libsepax.so | grep -qE '\
 fi
 echo "no fused multiply-add in either library"
 clang-format --dry-run -Werror kernel/*.c kernel/*.h include/*.h tests/*.c tests/*.h \
-  tests/consumer/*.c bench/*.c
+  tests/consumer/*.c tests/fuzz/*.c bench/*.c
 echo "clang-format: clean"
 dest=$(mktemp -d)
 DESTDIR="$dest" meson install -C build-test-gcc --no-rebuild >/dev/null
@@ -85,6 +89,29 @@ ninja -C "$sub/build" >/dev/null
 "$sub/build/example"
 echo "meson subproject consumer: ok"
 
+step "6/7 valgrind memcheck"
+SEPAX_TEST_ROUNDS=1 meson test -C build-test-gcc --print-errorlogs --timeout-multiplier 4 \
+  --wrap="$root/tools/valgrind-wrap.sh"
+
+step "7/7 libFuzzer"
+fresh build-test-fuzz
+[ -d build-test-fuzz ] || CC=clang meson setup build-test-fuzz --werror -Dfuzz=true \
+  -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
+  -Dbuildtype=debugoptimized -Dbench=false >/dev/null
+ninja -C build-test-fuzz tests/fuzz_polygon tests/fuzz_queries
+for t in polygon queries; do
+  work=$(mktemp -d)
+  cp tests/fuzz/corpus/$t/* "$work/"
+  build-test-fuzz/tests/fuzz_$t -max_total_time="${FUZZ_SECONDS:-60}" -print_final_stats=1 \
+    -artifact_prefix="$work/" "$work" 2>&1 | grep -E 'stat::number_of_executed_units|Done' || true
+  # libFuzzer writes crash-/leak-/timeout- files for any finding
+  if ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* >/dev/null 2>&1; then
+    echo "fuzz_$t found a failing input: $(ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* 2>/dev/null)"
+    exit 1
+  fi
+  echo "fuzz_$t: no finding"
+done
+
 echo
 echo "all test stages passed"
-echo "stages: 5 passed, 0 failed"
+echo "stages: 7 passed, 0 failed"
