@@ -55,6 +55,21 @@ typedef struct sepax_vec2 {
     float y; ///< y coordinate
 } sepax_vec2;
 
+/// A rotation as its cosine and sine.
+typedef struct sepax_rotation {
+    float c; ///< cosine of the angle
+    float s; ///< sine of the angle
+} sepax_rotation;
+
+/// Largest |angle| sepax_rot takes (radians): beyond it float angles are too coarse to mean
+/// much (their spacing passes 0.06 rad at 1e6) and reduction would lose precision.
+#define SEPAX_ROT_LIMIT 1.0e6f
+
+/// The rotation by `angle` radians, within about 1 float ulp of the exact cosine and sine and
+/// the same bits on every platform and compiler: it uses no libm trigonometry. A non-finite
+/// angle or |angle| > SEPAX_ROT_LIMIT gives {NaN, NaN}.
+SEPAX_API sepax_rotation sepax_rot(float angle);
+
 /// A candidate pair: two shape ids of one store.
 typedef struct sepax_pair {
     uint32_t a; ///< id of shape A
@@ -115,6 +130,18 @@ SEPAX_API uint32_t sepax_shapes_count(const sepax_shapes *store);
 /// *out_id is left untouched.
 SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points,
                                                 int count, uint32_t *out_id);
+
+/// Most points sepax_hull takes.
+#define SEPAX_HULL_MAX_POINTS 512
+
+/// Convex hull of `count` points (3..SEPAX_HULL_MAX_POINTS) into out[0..*out_count),
+/// counter-clockwise from the lowest-x (then lowest-y) vertex; `out` holds SEPAX_MAX_VERTS.
+/// Points closer than 2^-20 of the set's size are one point, points on a hull edge are
+/// dropped, and the result is always accepted by sepax_shapes_add_polygon. A hull that needs
+/// more than SEPAX_MAX_VERTS vertices is SEPAX_ERR_TOO_MANY_VERTS, never truncated. On any
+/// error `out` and *out_count are untouched.
+SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out,
+                                  int *out_count);
 
 /// Fill *out with a view of polygon `id`.
 SEPAX_API sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id,

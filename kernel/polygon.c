@@ -6,14 +6,15 @@
 
 #include <math.h>
 
-/* Relative tolerance: points closer than this fraction of the polygon's size
- * are one point, and turns flatter than it are straight. 2^-20 is ~8 float
- * ulps of the size: well above rounding noise, far below anything drawn. */
-#define REL_TOL (1.0 / 1048576.0)
+#define REL_TOL SEPAX_REL_TOL
 
-typedef struct pt {
-    double x, y;
-} pt;
+/* |b - a| with IEEE operations only (libm's hypot may differ in the last bit
+ * between C libraries, and acceptance must not). Differences of floats up to
+ * the coordinate limit square without overflow in double. */
+static double dist(pt a, pt b) {
+    double dx = b.x - a.x, dy = b.y - a.y;
+    return sqrt(dx * dx + dy * dy);
+}
 
 static double cross3(pt o, pt a, pt b) {
     return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
@@ -23,7 +24,7 @@ static double dot3(pt o, pt a, pt b) {
     return (a.x - o.x) * (b.x - a.x) + (a.y - o.y) * (b.y - a.y);
 }
 
-static sepax_status check_values(const sepax_vec2 *points, int count) {
+sepax_status sepax_points_check(const sepax_vec2 *points, int count) {
     for (int i = 0; i < count; i++) {
         float x = points[i].x, y = points[i].y;
         if (!isfinite(x) || !isfinite(y)) return SEPAX_ERR_NONFINITE;
@@ -37,7 +38,7 @@ static sepax_status check_values(const sepax_vec2 *points, int count) {
 
 /* Drop each point within `tol` (max-norm) of the previously kept one, and the
  * last ones that close onto the first. Returns how many points remain. */
-static int weld(pt *p, int n, double tol) {
+int sepax_points_weld(pt *p, int n, double tol) {
     int m = 0;
     for (int i = 0; i < n; i++) {
         if (m > 0 && fabs(p[i].x - p[m - 1].x) <= tol && fabs(p[i].y - p[m - 1].y) <= tol) continue;
@@ -53,7 +54,7 @@ static int on_one_line(const pt *p, int n, double size) {
     int far = 0;
     double best = 0.0;
     for (int i = 1; i < n; i++) {
-        double d = hypot(p[i].x - p[0].x, p[i].y - p[0].y);
+        double d = dist(p[0], p[i]);
         if (d > best) {
             best = d;
             far = i;
@@ -67,7 +68,7 @@ static int on_one_line(const pt *p, int n, double size) {
 /* The larger side of the bounding box: the polygon's size for tolerances.
  * (Written with plain comparisons: aarch64 gcc 12 crashes vectorizing an
  * fmin/fmax reduction here.) */
-static double extent(const pt *p, int n) {
+double sepax_points_extent(const pt *p, int n) {
     double minx = p[0].x, maxx = minx, miny = p[0].y, maxy = miny;
     for (int i = 1; i < n; i++) {
         if (p[i].x < minx) minx = p[i].x;
@@ -86,13 +87,13 @@ static double twice_area(const pt *p, int n) {
 
 /* Remove vertices where the outline goes straight on (a flat turn that keeps
  * direction). A flat turn that reverses direction is a spike: not convex. */
-static sepax_status drop_straight(pt *p, int *n, double size) {
+sepax_status sepax_points_drop_straight(pt *p, int *n, double size) {
     int changed = 1;
     while (changed && *n >= 3) {
         changed = 0;
         for (int i = 0; i < *n; i++) {
             pt a = p[(i + *n - 1) % *n], b = p[i], c = p[(i + 1) % *n];
-            double la = hypot(b.x - a.x, b.y - a.y), lc = hypot(c.x - b.x, c.y - b.y);
+            double la = dist(a, b), lc = dist(b, c);
             if (fabs(cross3(a, b, c)) > REL_TOL * size * (la + lc)) continue;
             if (dot3(a, b, c) < 0.0) return SEPAX_ERR_NONCONVEX;
             for (int k = i; k + 1 < *n; k++) p[k] = p[k + 1];
@@ -111,7 +112,7 @@ static sepax_status drop_straight(pt *p, int *n, double size) {
 static sepax_status check_convex(const pt *p, int n, double size) {
     for (int i = 0; i < n; i++) {
         pt a = p[i], b = p[(i + 1) % n];
-        double tol = REL_TOL * size * hypot(b.x - a.x, b.y - a.y);
+        double tol = REL_TOL * size * dist(a, b);
         for (int k = 0; k < n; k++) {
             if (k == i || k == (i + 1) % n) continue;
             double side = cross3(a, b, p[k]);
@@ -142,7 +143,7 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
     if (!points || !rec || !nverts) return SEPAX_ERR_NULL;
     if (count < 3) return count < 0 ? SEPAX_ERR_COUNT : SEPAX_ERR_TOO_FEW_POINTS;
     if (count > SEPAX_MAX_VERTS) return SEPAX_ERR_TOO_MANY_VERTS;
-    sepax_status st = check_values(points, count);
+    sepax_status st = sepax_points_check(points, count);
     if (st != SEPAX_OK) return st;
 
     pt p[SEPAX_MAX_VERTS];
@@ -150,10 +151,10 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
         p[i].x = points[i].x;
         p[i].y = points[i].y;
     }
-    double size = extent(p, count);
+    double size = sepax_points_extent(p, count);
     if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
 
-    int n = weld(p, count, REL_TOL * size);
+    int n = sepax_points_weld(p, count, REL_TOL * size);
     if (n < 3) return SEPAX_ERR_TOO_FEW_POINTS;
     double area2 = twice_area(p, n);
     if (fabs(area2) <= REL_TOL * size * size)
@@ -165,7 +166,7 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
             p[k] = t;
         }
     }
-    st = drop_straight(p, &n, size);
+    st = sepax_points_drop_straight(p, &n, size);
     if (st != SEPAX_OK) return st;
     st = check_convex(p, n, size);
     if (st != SEPAX_OK) return st;

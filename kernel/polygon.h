@@ -3,6 +3,30 @@
 
 #include "store.h"
 
+/* Relative tolerance: points closer than this fraction of a polygon's size
+ * are one point, and turns flatter than it are straight. 2^-20 is ~8 float
+ * ulps of the size: well above rounding noise, far below anything drawn. */
+#define SEPAX_REL_TOL (1.0 / 1048576.0)
+
+typedef struct pt {
+    double x, y;
+} pt;
+
+/* SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE for the first bad coordinate. */
+sepax_status sepax_points_check(const sepax_vec2 *points, int count);
+
+/* The larger side of the points' bounding box. */
+double sepax_points_extent(const pt *p, int n);
+
+/* Drop each point within `tol` (max-norm) of the previously kept one, and
+ * the last ones that close onto the first; returns how many remain. */
+int sepax_points_weld(pt *p, int n, double tol);
+
+/* Remove the vertices of an outline that go straight on (within the relative
+ * tolerance of `size`); SEPAX_ERR_NONCONVEX for a flat turn that reverses
+ * (a spike), SEPAX_ERR_COLLINEAR when fewer than 3 remain. */
+sepax_status sepax_points_drop_straight(pt *p, int *n, double size);
+
 /* Validate user points and build the kernel record: counter-clockwise,
  * welded, without straight-through vertices, padded, with edge planes.
  * Writes *rec and *nverts only on SEPAX_OK. */

@@ -177,3 +177,46 @@ out:
     free(want_c);
     return bad;
 }
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
+    const uint8_t *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t determinism_hash(void) {
+    wl_config cfg = wl_default();
+    cfg.pairs = 100000;
+    uint64_t h = 0xcbf29ce484222325ull;
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    uint8_t *hit = malloc(cfg.pairs);
+    sepax_hit *out = malloc(cfg.pairs * sizeof *out);
+    if (!s || !pairs || !hit || !out || wl_fill_store(s, &cfg) != SEPAX_OK ||
+        wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+        h = 0;
+        goto done;
+    }
+    for (uint32_t id = 0; id < cfg.shapes; id++) {
+        sepax_polygon_view v;
+        sepax_shapes_view(s, id, &v);
+        h = fnv1a(h, &v.count, sizeof v.count);
+        const float *rows[5] = {v.x, v.y, v.nx, v.ny, v.c};
+        for (int r = 0; r < 5; r++) h = fnv1a(h, rows[r], SEPAX_MAX_VERTS * sizeof(float));
+    }
+    h = fnv1a(h, pairs, cfg.pairs * sizeof *pairs);
+    sepax_ref_overlap(s, pairs, cfg.pairs, hit);
+    sepax_ref_collide(s, pairs, cfg.pairs, out);
+    h = fnv1a(h, hit, cfg.pairs);
+    h = fnv1a(h, out, cfg.pairs * sizeof *out);
+    for (int i = 0; i < 10000; i++) {
+        sepax_rotation q = sepax_rot((float)(i - 5000) * 0.3711f);
+        h = fnv1a(h, &q, sizeof q);
+    }
+done:
+    sepax_shapes_destroy(s);
+    free(pairs);
+    free(hit);
+    free(out);
+    return h;
+}

@@ -43,4 +43,12 @@ size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg
  * before and after the output that must survive. */
 size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg);
 
+/* One hash over the default workload's store (every vertex and plane), the
+ * reference's overlap and collide answers for 100k of its pairs, and 10k
+ * rotations from sepax_rot. Every backend equals the reference bit for bit
+ * (checked above), so equal hashes on x86-64 and aarch64 mean equal bits on
+ * both. Changing the workload generator changes it: update the constant. */
+#define SEPAX_DETERMINISM_HASH 0xe9ac66db61295431ull
+uint64_t determinism_hash(void);
+
 #endif

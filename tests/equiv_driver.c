@@ -55,6 +55,15 @@ int main(int argc, char **argv) {
         bad = check_random_rounds(t->k, cfg, rounds, &compared, &msg);
         report(t->name, "random", bad, compared, &msg);
     }
+    uint64_t hash = determinism_hash();
+    if (hash == SEPAX_DETERMINISM_HASH) {
+        passed++;
+        printf("ok   determinism hash %016llx, as committed\n", (unsigned long long)hash);
+    } else {
+        failed++;
+        printf("FAIL determinism hash %016llx, committed %016llx\n", (unsigned long long)hash,
+               (unsigned long long)SEPAX_DETERMINISM_HASH);
+    }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

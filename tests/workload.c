@@ -26,10 +26,14 @@ wl_config wl_default(void) {
 static void random_polygon(wl_rng *r, int n, float cx, float cy, float radius, sepax_vec2 *out) {
     const float two_pi = 6.28318530718f;
     float stretch = 0.6f + 0.8f * wl_unit(r), turn = two_pi * wl_unit(r);
-    float ct = cosf(turn), st = sinf(turn);
+    /* sepax_rot, not libm: the same shapes on every platform, so the
+     * determinism hash of the tests can be compared across them */
+    sepax_rotation rt = sepax_rot(turn);
+    float ct = rt.c, st = rt.s;
     for (int k = 0; k < n; k++) {
         float a = two_pi * ((float)k + 0.1f + 0.8f * wl_unit(r)) / (float)n;
-        float x = radius * cosf(a) * stretch, y = radius * sinf(a) / stretch;
+        sepax_rotation ra = sepax_rot(a);
+        float x = radius * ra.c * stretch, y = radius * ra.s / stretch;
         out[k].x = cx + ct * x - st * y;
         out[k].y = cy + st * x + ct * y;
     }

@@ -1,11 +1,13 @@
-/* libFuzzer target: polygon construction from arbitrary bytes.
+/* libFuzzer target: polygon construction and hulls from arbitrary bytes.
  * Input: byte 0 picks the point count (-1..10) and how coordinates are read;
  * the rest are coordinates, either raw float bits (NaN, Inf, denormals,
  * huge) or small integers (to reach the accepting paths often).
  * Checks: a refusal adds nothing and leaves out_id alone; an accepted polygon
  * is counter-clockwise, convex, made of input points, with unit outward
  * planes; every backend answers like the reference for it against the
- * store, as a pair list and as one-vs-many. */
+ * store, as a pair list and as one-vs-many. The same points' hull, when there
+ * is one, holds every point, is made of input points, and the store takes
+ * it whole. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,43 @@ static void check_queries(uint32_t id) {
     }
 }
 
+static void check_hull(const sepax_vec2 *pts, int have) {
+    sepax_vec2 out[SEPAX_MAX_VERTS + 1];
+    memset(out, 0x5c, sizeof out);
+    int n = -7;
+    sepax_status st = sepax_hull(pts, have, out, &n);
+    const uint8_t *tail = (const uint8_t *)&out[SEPAX_MAX_VERTS];
+    for (size_t i = 0; i < sizeof out[0]; i++)
+        if (tail[i] != 0x5c) fail("hull wrote past SEPAX_MAX_VERTS");
+    if (st != SEPAX_OK) {
+        if (n != -7) fail("hull wrote the count on error");
+        return;
+    }
+    if (n < 3 || n > SEPAX_MAX_VERTS) fail("hull count");
+    double size = 0;
+    for (int k = 0; k < have; k++)
+        for (int m = 0; m < have; m++)
+            size = fmax(size,
+                        fmax(fabs((double)pts[k].x - pts[m].x), fabs((double)pts[k].y - pts[m].y)));
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int k = 0; k < have; k++) found |= pts[k].x == out[i].x && pts[k].y == out[i].y;
+        if (!found) fail("hull vertex not from the input");
+        sepax_vec2 a = out[i], b = out[(i + 1) % n];
+        double len = hypot((double)b.x - a.x, (double)b.y - a.y);
+        for (int k = 0; k < have; k++) {
+            double cross = ((double)b.x - a.x) * ((double)pts[k].y - a.y) -
+                           ((double)b.y - a.y) * ((double)pts[k].x - a.x);
+            if (cross < -1e-5 * size * len) fail("input point outside its hull");
+        }
+    }
+    uint32_t id;
+    if (sepax_shapes_add_polygon(store, out, n, &id) != SEPAX_OK) fail("store refused a hull");
+    sepax_polygon_view v;
+    sepax_shapes_view(store, id, &v);
+    if (v.count != n) fail("store changed a hull");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     if (!store || sepax_shapes_count(store) >= keep) {
@@ -92,6 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         have++;
     }
     if (count > have) count = have;
+    check_hull(pts, have);
     uint32_t before = sepax_shapes_count(store), id = 0xdeadbeef;
     sepax_status st = sepax_shapes_add_polygon(store, pts, count, &id);
     if (st == SEPAX_OK) {

@@ -1,0 +1,81 @@
+/* Convex hull of a point set (Andrew's monotone chain), in double precision
+ * with the same relative tolerances as polygon construction, and checked by
+ * polygon construction itself, so a hull is always a polygon the store takes
+ * as is. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "polygon.h"
+
+static int by_x_then_y(const void *pa, const void *pb) {
+    const pt *a = pa, *b = pb;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    return 0;
+}
+
+/* c is no strict left turn from a through b: b leaves the chain. An exact
+ * test, not a tolerant one: with a tolerance, points that are collinear but
+ * out of order along x (a near-vertical run) can pop the extreme one. The
+ * tolerances are applied to the finished outline instead. */
+static int not_left(pt a, pt b, pt c) {
+    return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) <= 0.0;
+}
+
+static int close_to(pt a, pt b, double tol) {
+    return fabs(a.x - b.x) <= tol && fabs(a.y - b.y) <= tol;
+}
+
+sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, int *out_count) {
+    if (!points || !out || !out_count) return SEPAX_ERR_NULL;
+    if (count < 0 || count > SEPAX_HULL_MAX_POINTS) return SEPAX_ERR_COUNT;
+    if (count < 3) return SEPAX_ERR_TOO_FEW_POINTS;
+    sepax_status st = sepax_points_check(points, count);
+    if (st != SEPAX_OK) return st;
+
+    pt p[SEPAX_HULL_MAX_POINTS]; /* with v below, 18 KB of stack at most */
+    short h[2 * SEPAX_HULL_MAX_POINTS];
+    for (int i = 0; i < count; i++) p[i] = (pt){points[i].x, points[i].y};
+    double size = sepax_points_extent(p, count);
+    if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
+    double tol = SEPAX_REL_TOL * size;
+    qsort(p, (size_t)count, sizeof p[0], by_x_then_y);
+
+    int k = 0;
+    for (int i = 0; i < count; i++) { /* lower chain */
+        while (k >= 2 && not_left(p[h[k - 2]], p[h[k - 1]], p[i])) k--;
+        h[k++] = (short)i;
+    }
+    for (int i = count - 2, lower = k + 1; i >= 0; i--) { /* upper chain */
+        while (k >= lower && not_left(p[h[k - 2]], p[h[k - 1]], p[i])) k--;
+        h[k++] = (short)i;
+    }
+    k--; /* the upper chain ends on the first point */
+
+    pt v[SEPAX_HULL_MAX_POINTS + 1]; /* a hull has at most count + 1 chain entries */
+    for (int i = 0; i < k; i++) v[i] = p[h[i]];
+    k = sepax_points_weld(v, k, tol);
+    if (k >= 3) {
+        st = sepax_points_drop_straight(v, &k, size);
+        if (st == SEPAX_ERR_NONCONVEX) return st; /* cannot happen on a hull: a guard */
+    }
+    if (k < 3) {
+        int distinct = 0, third = 0; /* one cluster of points, two, or a line? */
+        for (int i = 1; i < count && !distinct; i++) distinct = !close_to(p[i], p[0], tol);
+        for (int i = 1; i < count && !third; i++)
+            third = !close_to(p[i], p[0], tol) && !close_to(p[i], p[count - 1], tol);
+        return distinct && third ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_TOO_FEW_POINTS;
+    }
+    if (k > SEPAX_MAX_VERTS) return SEPAX_ERR_TOO_MANY_VERTS;
+
+    /* hull vertices are input points: the floats convert back exactly */
+    sepax_vec2 f[SEPAX_MAX_VERTS];
+    for (int i = 0; i < k; i++) f[i] = (sepax_vec2){(float)v[i].x, (float)v[i].y};
+    sepax_poly_rec rec;
+    uint8_t n;
+    st = sepax_polygon_build(f, k, &rec, &n);
+    if (st != SEPAX_OK) return st;
+    for (int i = 0; i < n; i++) out[i] = (sepax_vec2){rec.x[i], rec.y[i]};
+    *out_count = n;
+    return SEPAX_OK;
+}
