@@ -1,11 +1,12 @@
 /* sepax benchmark: builds a deterministic workload, checks every backend
  * against the scalar reference on it, then times overlap, collide and
- * one-vs-many per backend and prints ns/pair, Mpairs/s and the speed-up over
+ * one-vs-many (ns per pair) and the world update (ns per shape) per backend,
+ * with Mpairs/s (Mshapes/s) and the speed-up over
  * the reference measured in the same run.
  *
  *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
  *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
- *               [--only overlap|collide|one --loops N]
+ *               [--only overlap|collide|one|update --loops N]
  *
  * --only runs one query --loops times on one backend (or "reference") and
  * prints a checksum, nothing else: the whole-process mode that
@@ -43,7 +44,7 @@ static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
             "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
-            "          [--json] [--only overlap|collide|one --loops N]\n",
+            "          [--json] [--only overlap|collide|one|update --loops N]\n",
             argv0);
     exit(2);
 }
@@ -89,8 +90,8 @@ static opts parse(int argc, char **argv) {
     return o;
 }
 
-enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_COUNT };
-static const char *const query_names[Q_COUNT] = {"overlap", "collide", "one-vs-many"};
+enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_UPDATE, Q_COUNT };
+static const char *const query_names[Q_COUNT] = {"overlap", "collide", "one-vs-many", "update"};
 
 typedef struct workload {
     sepax_shapes *store;
@@ -99,6 +100,7 @@ typedef struct workload {
     uint32_t probes;
     uint8_t *hit;
     sepax_hit *out;
+    sepax_world_polygon *world; /* the reference's update writes here */
 } workload;
 
 /* -1 runs the reference; otherwise the backend already set. */
@@ -112,6 +114,11 @@ static sepax_status run(const workload *w, int query, int reference) {
     case Q_COLLIDE:
         return reference ? sepax_ref_collide(w->store, w->pairs, w->n, w->out)
                          : sepax_collide(w->store, w->pairs, w->n, w->out);
+    case Q_UPDATE: /* world data from local shapes and poses, per shape */
+        if (!reference) return sepax_shapes_update(w->store);
+        for (uint32_t i = 0; i < shapes && st == SEPAX_OK; i++)
+            st = sepax_ref_world(w->store, i, &w->world[i]);
+        return st;
     default:
         for (uint32_t p = 0; p < w->probes && st == SEPAX_OK; p++) {
             uint32_t probe = (uint32_t)((uint64_t)p * shapes / w->probes);
@@ -124,7 +131,25 @@ static sepax_status run(const workload *w, int query, int reference) {
 }
 
 static size_t tests_of(const workload *w, int query) {
+    if (query == Q_UPDATE) return sepax_shapes_count(w->store);
     return query == Q_ONE ? (size_t)w->probes * sepax_shapes_count(w->store) : w->n;
+}
+
+/* After an update, the store's world data must be the reference's. */
+static int world_matches(const workload *w) {
+    for (uint32_t i = 0; i < sepax_shapes_count(w->store); i++) {
+        sepax_polygon_view v;
+        sepax_aabb box;
+        sepax_shapes_view(w->store, i, &v);
+        sepax_shapes_aabb(w->store, i, &box);
+        const sepax_world_polygon *r = &w->world[i];
+        size_t row = SEPAX_MAX_VERTS * sizeof(float);
+        if (memcmp(v.x, r->x, row) || memcmp(v.y, r->y, row) || memcmp(v.nx, r->nx, row) ||
+            memcmp(v.ny, r->ny, row) || memcmp(v.c, r->c, row) ||
+            memcmp(&box, &r->aabb, sizeof box))
+            return 0;
+    }
+    return 1;
 }
 
 /* Whole-process mode: one query, one backend, --loops times. */
@@ -132,9 +157,10 @@ static int run_only(const opts *o, const workload *w) {
     int q = strcmp(o->only, "overlap") == 0   ? Q_OVERLAP
             : strcmp(o->only, "collide") == 0 ? Q_COLLIDE
             : strcmp(o->only, "one") == 0     ? Q_ONE
+            : strcmp(o->only, "update") == 0  ? Q_UPDATE
                                               : -1;
     if (q < 0) {
-        fprintf(stderr, "--only takes overlap, collide or one\n");
+        fprintf(stderr, "--only takes overlap, collide, one or update\n");
         return 2;
     }
     int reference = strcmp(o->backend, "reference") == 0;
@@ -156,7 +182,8 @@ static int run_only(const opts *o, const workload *w) {
     }
     size_t sum = 0, n = tests_of(w, q);
     if (o->loops > 0)
-        for (size_t i = 0; i < n; i++) sum += q == Q_COLLIDE ? w->out[i].hit : w->hit[i];
+        for (size_t i = 0; i < n && q != Q_UPDATE; i++)
+            sum += q == Q_COLLIDE ? w->out[i].hit : w->hit[i];
     printf("%s %s x%d: %zu of %zu overlap\n", o->backend, query_names[q], o->loops, sum, n);
     return 0;
 }
@@ -176,9 +203,11 @@ int main(int argc, char **argv) {
     size_t one_n = (size_t)w.probes * o.cfg.shapes, hit_n = w.n > one_n ? w.n : one_n;
     w.hit = malloc(hit_n);
     w.out = malloc(w.n * sizeof *w.out);
+    w.world = malloc((size_t)o.cfg.shapes * sizeof *w.world);
     uint8_t *want_hit = malloc(hit_n), *want_one = malloc(hit_n);
     sepax_hit *want_out = malloc(w.n * sizeof *want_out);
-    if (!w.store || !w.pairs || !w.hit || !w.out || !want_hit || !want_one || !want_out) {
+    if (!w.store || !w.pairs || !w.hit || !w.out || !w.world || !want_hit || !want_one ||
+        !want_out) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -215,6 +244,7 @@ int main(int argc, char **argv) {
     memcpy(want_out, w.out, w.n * sizeof *w.out);
     run(&w, Q_ONE, 1);
     memcpy(want_one, w.hit, one_n);
+    run(&w, Q_UPDATE, 1);
     size_t overlaps = 0;
     for (size_t i = 0; i < w.n; i++) overlaps += want_hit[i];
     int mismatch = 0;
@@ -225,6 +255,7 @@ int main(int argc, char **argv) {
         bad |=
             run(&w, Q_COLLIDE, 0) != SEPAX_OK || memcmp(w.out, want_out, w.n * sizeof *w.out) != 0;
         bad |= run(&w, Q_ONE, 0) != SEPAX_OK || memcmp(w.hit, want_one, one_n) != 0;
+        bad |= run(&w, Q_UPDATE, 0) != SEPAX_OK || !world_matches(&w);
         if (bad) {
             fprintf(stderr, "MISMATCH: backend %s differs from the reference\n",
                     sepax_backend_name(list[i]));
@@ -272,6 +303,7 @@ int main(int argc, char **argv) {
                o.cfg.shapes, o.cfg.min_verts, o.cfg.max_verts, w.n,
                100.0 * (double)overlaps / (double)w.n, w.probes, o.cfg.shapes, o.reps);
         printf("every backend bit-identical to the reference: %s\n\n", mismatch ? "NO" : "yes");
+        printf("(update: per shape, world data from local shapes and poses)\n\n");
         printf("| backend   | query       | ns/pair | Mpairs/s | vs reference |\n");
         printf("|-----------|-------------|--------:|---------:|-------------:|\n");
         for (int q = 0; q < Q_COUNT; q++)
@@ -283,6 +315,7 @@ int main(int argc, char **argv) {
     free(w.pairs);
     free(w.hit);
     free(w.out);
+    free(w.world);
     free(want_hit);
     free(want_one);
     free(want_out);

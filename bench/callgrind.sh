@@ -4,7 +4,7 @@
 # same workload; the difference divided by the pair count is the query's
 # cost. (valgrind has no AVX-512: that backend is left out.)
 #
-#   bench/callgrind.sh [BUILD_DIR] [QUERY] [PAIRS]
+#   bench/callgrind.sh [BUILD_DIR] [QUERY] [PAIRS]   (QUERY: overlap collide one update)
 set -euo pipefail
 build=${1:-build}
 query=${2:-overlap}
@@ -18,8 +18,10 @@ count() { # backend loops -> total instructions
   awk '/^(summary|totals):/ {print $2; exit}' "$tmp/out"
 }
 n=$pairs
+unit=pair
 [ "$query" = one ] && n=$((256 * 4096))
-printf '| backend | %s instructions/pair |\n|---|---:|\n' "$query"
+[ "$query" = update ] && n=4096 && unit=shape
+printf '| backend | %s instructions/%s |\n|---|---:|\n' "$query" "$unit"
 for b in reference scalar sse2 sse41 avx2 neon; do
   "$bench" --only "$query" --loops 0 --backend "$b" >/dev/null 2>&1 || continue
   base=$(count "$b" 0)

@@ -46,7 +46,8 @@ typedef enum sepax_status {
     SEPAX_ERR_COUNT = -9,          ///< a count too large for a size computation
     SEPAX_ERR_NOMEM = -10,         ///< out of memory
     SEPAX_ERR_BAD_BACKEND = -11,   ///< unknown backend name or value
-    SEPAX_ERR_UNSUPPORTED = -12    ///< backend not built in or not on this CPU
+    SEPAX_ERR_UNSUPPORTED = -12,   ///< backend not built in or not on this CPU
+    SEPAX_ERR_BAD_POSE = -13       ///< a pose's rotation is not unit length
 } sepax_status;
 
 /// A 2D vector (a point or a direction).
@@ -69,6 +70,25 @@ typedef struct sepax_rotation {
 /// the same bits on every platform and compiler: it uses no libm trigonometry. A non-finite
 /// angle or |angle| > SEPAX_ROT_LIMIT gives {NaN, NaN}.
 SEPAX_API sepax_rotation sepax_rot(float angle);
+
+/// Where a shape is: world = rotation * local + position.
+typedef struct sepax_pose {
+    sepax_vec2 position;     ///< translation
+    sepax_rotation rotation; ///< unit rotation (see sepax_rot)
+} sepax_pose;
+
+/// An axis-aligned bounding box.
+typedef struct sepax_aabb {
+    sepax_vec2 lower; ///< minimum corner
+    sepax_vec2 upper; ///< maximum corner
+} sepax_aabb;
+
+/// A polygon as it was added, in its own frame (copied out of the store).
+typedef struct sepax_local_polygon {
+    int count;                          ///< vertices, 3..SEPAX_MAX_VERTS, counter-clockwise
+    sepax_vec2 vertex[SEPAX_MAX_VERTS]; ///< vertices; past count, the last one repeated
+    sepax_vec2 normal[SEPAX_MAX_VERTS]; ///< outward unit normal of edge k (vertex k to k+1)
+} sepax_local_polygon;
 
 /// A candidate pair: two shape ids of one store.
 typedef struct sepax_pair {
@@ -123,11 +143,11 @@ SEPAX_API void sepax_shapes_destroy(sepax_shapes *store);
 /// Number of shapes in the store (ids are 0 .. count-1, in order of adding).
 SEPAX_API uint32_t sepax_shapes_count(const sepax_shapes *store);
 
-/// Add a convex polygon given in world coordinates. Clockwise input is stored
-/// counter-clockwise; points closer than 2^-20 of the polygon's size to the
-/// previous one are merged; vertices on a straight edge are dropped. On
-/// success writes the new id to *out_id. On any error nothing is added and
-/// *out_id is left untouched.
+/// Add a convex polygon, in its own (local) coordinates, with the identity pose: until a pose
+/// is set and sepax_shapes_update runs, local coordinates are world coordinates. Clockwise input is
+/// stored counter-clockwise; points closer than 2^-20 of the polygon's size to the previous one are
+/// merged; vertices on a straight edge are dropped. On success writes the new id to *out_id. On any
+/// error nothing is added and *out_id is left untouched.
 SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points,
                                                 int count, uint32_t *out_id);
 
@@ -143,7 +163,30 @@ SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax
 SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out,
                                   int *out_count);
 
-/// Fill *out with a view of polygon `id`.
+/// Set the poses of shapes first .. first+count-1 (a game calls this once a frame). Every
+/// pose is checked before any is stored: a NaN or Inf (SEPAX_ERR_NONFINITE), a position
+/// beyond SEPAX_COORD_LIMIT (SEPAX_ERR_RANGE), or a rotation whose squared length is off 1
+/// by more than 2^-16 (SEPAX_ERR_BAD_POSE) leaves every pose unchanged. World data, which
+/// queries read, changes only at the next sepax_shapes_update.
+SEPAX_API sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t count,
+                                              const sepax_pose *poses);
+
+/// The pose of shape `id`.
+SEPAX_API sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id,
+                                             sepax_pose *out);
+
+/// Recompute world vertices, planes and bounding boxes of every shape from local shapes and
+/// poses, in one SIMD pass. Queries must not run on the store meanwhile.
+SEPAX_API sepax_status sepax_shapes_update(sepax_shapes *store);
+
+/// The world bounding box of shape `id`, as of the last update.
+SEPAX_API sepax_status sepax_shapes_aabb(const sepax_shapes *store, uint32_t id, sepax_aabb *out);
+
+/// Copy out shape `id` as it was added, in its local frame.
+SEPAX_API sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id,
+                                          sepax_local_polygon *out);
+
+/// Fill *out with a view of polygon `id` in world coordinates.
 SEPAX_API sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id,
                                          sepax_polygon_view *out);
 

@@ -22,6 +22,22 @@ SEPAX_API sepax_status sepax_ref_collide(const sepax_shapes *store, const sepax_
 SEPAX_API sepax_status sepax_ref_overlap_one(const sepax_shapes *store, uint32_t probe,
                                              uint32_t first, size_t count, uint8_t *hit);
 
+/// A polygon in world coordinates, as the reference computes it.
+typedef struct sepax_world_polygon {
+    int count;                 ///< vertices
+    float x[SEPAX_MAX_VERTS];  ///< vertex x (padded like sepax_polygon_view)
+    float y[SEPAX_MAX_VERTS];  ///< vertex y
+    float nx[SEPAX_MAX_VERTS]; ///< edge normal x
+    float ny[SEPAX_MAX_VERTS]; ///< edge normal y
+    float c[SEPAX_MAX_VERTS];  ///< edge plane offset
+    sepax_aabb aabb;           ///< bounding box
+} sepax_world_polygon;
+
+/// Reference version of what sepax_shapes_update computes for shape `id`, from its local
+/// polygon and pose: compare with sepax_shapes_view and sepax_shapes_aabb after an update.
+SEPAX_API sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id,
+                                       sepax_world_polygon *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@ typedef struct sepax_kernel {
     void (*collide)(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n, sepax_hit *out);
     void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
                         uint8_t *hit);
+    void (*update)(sepax_shapes *store); /* world data from local shapes and poses */
 } sepax_kernel;
 
 /* One per ISA copy built into the library (see kernel/meson.build). */

@@ -10,8 +10,9 @@
  *   lf_slot_max(a)       every lane = the maximum of its slot
  *   lf_eq_bits(a, b)     bit 8*p + k set when lane k of slot p is equal
  *   lf_store(a, out)     out[0 .. 8*SEPAX_P-1] = a
+ *   lf_store2(a, p0, p1) p0[0..7] = slot 0, p1[0..7] = slot 1 (32-byte aligned)
  *
- * With SEPAX_P == 1 the second pointer of lf_load/lf_bcast is ignored.
+ * With SEPAX_P == 1 the second pointer of lf_load/lf_bcast/lf_store2 is ignored.
  * Exactly one SEPAX_ISA_* macro is defined by the build for each copy. */
 #ifndef SEPAX_LANES_H
 #define SEPAX_LANES_H

@@ -30,3 +30,8 @@ static inline unsigned lf_eq_bits(lf a, lf b) {
 }
 
 static inline void lf_store(lf a, float *out) { simde_mm256_storeu_ps(out, a); }
+
+static inline void lf_store2(lf a, float *p0, float *p1) {
+    (void)p1;
+    simde_mm256_store_ps(p0, a);
+}

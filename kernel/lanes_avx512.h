@@ -32,3 +32,9 @@ static inline unsigned lf_eq_bits(lf a, lf b) {
 }
 
 static inline void lf_store(lf a, float *out) { simde_mm512_storeu_ps(out, a); }
+
+static inline void lf_store2(lf a, float *p0, float *p1) {
+    simde_mm256_store_ps(p0, simde_mm512_castps512_ps256(a));
+    simde_mm256_store_ps(
+        p1, simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+}

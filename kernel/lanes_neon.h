@@ -59,3 +59,8 @@ static inline void lf_store(lf a, float *out) {
     simde_vst1q_f32(out, a.lo);
     simde_vst1q_f32(out + 4, a.hi);
 }
+
+static inline void lf_store2(lf a, float *p0, float *p1) {
+    (void)p1;
+    lf_store(a, p0);
+}

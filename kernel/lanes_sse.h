@@ -52,3 +52,9 @@ static inline void lf_store(lf a, float *out) {
     simde_mm_storeu_ps(out, a.lo);
     simde_mm_storeu_ps(out + 4, a.hi);
 }
+
+static inline void lf_store2(lf a, float *p0, float *p1) {
+    (void)p1;
+    simde_mm_store_ps(p0, a.lo);
+    simde_mm_store_ps(p0 + 4, a.hi);
+}

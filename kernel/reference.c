@@ -116,3 +116,33 @@ sepax_status sepax_ref_overlap_one(const sepax_shapes *store, uint32_t probe, ui
     }
     return SEPAX_OK;
 }
+
+/* Local to world, written out plainly: rotate then translate each vertex,
+ * rotate each normal, put each plane through its vertex, bound the vertices. */
+sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world_polygon *out) {
+    if (!store || !out) return SEPAX_ERR_NULL;
+    sepax_local_polygon local;
+    sepax_pose pose;
+    sepax_status st = sepax_shapes_local(store, id, &local);
+    if (st != SEPAX_OK) return st;
+    sepax_shapes_get_pose(store, id, &pose);
+    float c = pose.rotation.c, s = pose.rotation.s;
+    out->count = local.count;
+    for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
+        sepax_vec2 v = local.vertex[k], n = local.normal[k];
+        out->x[k] = (c * v.x - s * v.y) + pose.position.x;
+        out->y[k] = (s * v.x + c * v.y) + pose.position.y;
+        out->nx[k] = c * n.x - s * n.y;
+        out->ny[k] = s * n.x + c * n.y;
+        out->c[k] = out->nx[k] * out->x[k] + out->ny[k] * out->y[k];
+    }
+    sepax_aabb box = {{out->x[0], out->y[0]}, {out->x[0], out->y[0]}};
+    for (int k = 1; k < SEPAX_MAX_VERTS; k++) {
+        box.lower.x = out->x[k] < box.lower.x ? out->x[k] : box.lower.x;
+        box.lower.y = out->y[k] < box.lower.y ? out->y[k] : box.lower.y;
+        box.upper.x = out->x[k] > box.upper.x ? out->x[k] : box.upper.x;
+        box.upper.y = out->y[k] > box.upper.y ? out->y[k] : box.upper.y;
+    }
+    out->aabb = box;
+    return SEPAX_OK;
+}

@@ -208,7 +208,11 @@ static void kernel_overlap_one(const sepax_shapes *store, uint32_t probe, uint32
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st); /* update_kernel.c */
+
 const sepax_kernel SEPAX_KERNEL_NAME = {
     STR(SEPAX_KERNEL_NAME), SEPAX_KERNEL_BACKEND, kernel_overlap,
-    kernel_collide,         kernel_overlap_one,
+    kernel_collide,         kernel_overlap_one,   CAT(SEPAX_KERNEL_NAME, _update),
 };

@@ -17,6 +17,7 @@ const char *sepax_status_str(sepax_status status) {
     case SEPAX_ERR_BAD_BACKEND: return "SEPAX_ERR_BAD_BACKEND: unknown backend";
     case SEPAX_ERR_UNSUPPORTED:
         return "SEPAX_ERR_UNSUPPORTED: backend not built in or not on this CPU";
+    case SEPAX_ERR_BAD_POSE: return "SEPAX_ERR_BAD_POSE: a rotation that is not unit length";
     }
     return "unknown sepax_status";
 }

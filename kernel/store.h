@@ -35,13 +35,53 @@ typedef struct sepax_poly_block {
     float c[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
 } sepax_poly_block;
 
+/* What a shape is in its own frame: vertices and edge normals, transposed
+ * like sepax_poly_block (offsets are recomputed in world space). */
+typedef struct sepax_local_block {
+    float x[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float y[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float nx[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float ny[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+} sepax_local_block;
+
+/* The local shape again, one record per shape, for the update of the
+ * per-shape world records (a lane per vertex, no transposition). */
+typedef struct sepax_local_rec {
+    float x[SEPAX_MAX_VERTS];
+    float y[SEPAX_MAX_VERTS];
+    float nx[SEPAX_MAX_VERTS];
+    float ny[SEPAX_MAX_VERTS];
+} sepax_local_rec;
+
+/* Poses and bounding boxes of eight consecutive shapes, a row per field. */
+typedef struct sepax_pose_block {
+    float px[SEPAX_BLOCK_LANES], py[SEPAX_BLOCK_LANES];
+    float c[SEPAX_BLOCK_LANES], s[SEPAX_BLOCK_LANES];
+} sepax_pose_block;
+
+typedef struct sepax_aabb_block {
+    float minx[SEPAX_BLOCK_LANES], miny[SEPAX_BLOCK_LANES];
+    float maxx[SEPAX_BLOCK_LANES], maxy[SEPAX_BLOCK_LANES];
+} sepax_aabb_block;
+
+/* Every array holds `cap` shapes (cap / 8 blocks), 64-byte aligned; lanes
+ * past `count` are zero. World data (rec, block, aabb) is what queries read;
+ * sepax_shapes_update derives it from local data and poses. */
 struct sepax_shapes {
-    sepax_poly_rec *rec;     /* cap records, 64-byte aligned */
-    sepax_poly_block *block; /* cap / SEPAX_BLOCK_LANES blocks, 64-byte aligned */
-    uint8_t *nverts;         /* cap vertex counts */
+    sepax_poly_rec *rec;      /* world, one record per shape */
+    sepax_poly_block *block;  /* world, transposed */
+    sepax_aabb_block *aabb;   /* world bounding boxes */
+    sepax_local_block *local; /* local shapes */
+    sepax_local_rec *lrec;    /* local shapes, per shape */
+    sepax_pose_block *pose;   /* poses */
+    uint8_t *nverts;          /* vertex counts */
     uint32_t count;
     uint32_t cap; /* a multiple of 16 */
 };
+
+/* World data of one shape from its local data and pose, one lane at a time:
+ * the formula every update kernel follows operation for operation. */
+void sepax_transform_shape(sepax_shapes *s, uint32_t id);
 
 /* Shapes a store can hold: ids are uint32_t and record bytes must fit size_t. */
 #define SEPAX_STORE_MAX_SHAPES 0x7fffffffu

@@ -178,6 +178,63 @@ out:
     return bad;
 }
 
+/* Poses spread over a field twice the store's size, at every angle. */
+static void random_poses(sepax_shapes *s, uint64_t seed) {
+    wl_rng r = {seed};
+    uint32_t n = sepax_shapes_count(s);
+    sepax_pose *poses = malloc((size_t)n * sizeof *poses);
+    if (!poses) return;
+    for (uint32_t i = 0; i < n; i++) {
+        poses[i].position = (sepax_vec2){(wl_unit(&r) - 0.5f) * 8.0f, (wl_unit(&r) - 0.5f) * 8.0f};
+        poses[i].rotation = sepax_rot((wl_unit(&r) - 0.5f) * 12.0f);
+    }
+    sepax_shapes_set_poses(s, 0, n, poses);
+    free(poses);
+}
+
+size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    wl_config cfg = wl_default();
+    cfg.shapes = 1000; /* not a multiple of 16: a partial last block */
+    cfg.pairs = 100000;
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    size_t bad = 0;
+    if (!s || !pairs || wl_fill_store(s, &cfg) != SEPAX_OK) {
+        snprintf(msg->text, sizeof msg->text, "could not build the update workload");
+        bad = 1;
+        goto out;
+    }
+    random_poses(s, 99);
+    k->update(s);
+    for (uint32_t id = 0; id < cfg.shapes; id++) {
+        sepax_world_polygon want;
+        sepax_polygon_view got;
+        sepax_aabb box;
+        sepax_ref_world(s, id, &want);
+        sepax_shapes_view(s, id, &got);
+        sepax_shapes_aabb(s, id, &box);
+        const float *g[5] = {got.x, got.y, got.nx, got.ny, got.c};
+        const float *w[5] = {want.x, want.y, want.nx, want.ny, want.c};
+        int same = memcmp(&box, &want.aabb, sizeof box) == 0;
+        for (int r = 0; r < 5; r++)
+            same &= memcmp(g[r], w[r], SEPAX_MAX_VERTS * sizeof(float)) == 0;
+        *compared += 1;
+        if (!same && !bad++)
+            snprintf(msg->text, sizeof msg->text, "update: shape %u world data differs", id);
+    }
+    /* the moved shapes, through every query */
+    if (wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+        snprintf(msg->text, sizeof msg->text, "could not pair the moved shapes");
+        bad++;
+        goto out;
+    }
+    bad += check_store(k, s, pairs, cfg.pairs, 16, compared, msg);
+out:
+    sepax_shapes_destroy(s);
+    free(pairs);
+    return bad;
+}
+
 static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
     const uint8_t *p = data;
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;

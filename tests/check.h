@@ -39,6 +39,11 @@ size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pai
 /* All pairs of the adversarial store, overlap, collide and overlap_one. */
 size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg);
 
+/* Random poses on the default store: the kernel's world update against the
+ * reference's, bit for bit (vertices, planes, bounds), then the queries on
+ * the moved shapes. */
+size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg);
+
 /* Every batch size 0..max_n at every output offset 0..3, with marker bytes
  * before and after the output that must survive. */
 size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg);

@@ -52,6 +52,9 @@ int main(int argc, char **argv) {
         bad = check_adversarial(t->k, &compared, &msg);
         report(t->name, "adversarial", bad, compared, &msg);
         compared = 0;
+        bad = check_update(t->k, &compared, &msg);
+        report(t->name, "poses", bad, compared, &msg);
+        compared = 0;
         bad = check_random_rounds(t->k, cfg, rounds, &compared, &msg);
         report(t->name, "random", bad, compared, &msg);
     }

@@ -35,6 +35,9 @@ static void full_check(const char *name) {
     cr_expect(bad == 0, "%s tails: %zu mismatches: %s", name, bad, msg.text);
     bad = check_adversarial(k, &compared, &msg);
     cr_expect(bad == 0, "%s adversarial: %zu mismatches: %s", name, bad, msg.text);
+    compared = 0;
+    bad = check_update(k, &compared, &msg);
+    cr_expect(bad == 0, "%s poses: %zu mismatches: %s", name, bad, msg.text);
     cr_expect(compared > 100000, "adversarial store too small: %zu", compared);
     compared = 0;
     wl_config cfg = wl_default();

@@ -1,0 +1,125 @@
+/* Poses: what sepax_shapes_set_poses refuses (all or nothing), when world
+ * data changes, and what it changes to on hand-checked cases. The bitwise
+ * agreement of every backend's update with the reference is in
+ * test_equivalence.c (check_update). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "sepax_ref.h"
+
+static sepax_shapes *store;
+
+static void setup(void) {
+    store = sepax_shapes_create(4);
+    sepax_vec2 box[4] = {{-1, -0.5f}, {1, -0.5f}, {1, 0.5f}, {-1, 0.5f}};
+    uint32_t id;
+    for (int i = 0; i < 3; i++) cr_assert(sepax_shapes_add_polygon(store, box, 4, &id) == SEPAX_OK);
+}
+static void teardown(void) { sepax_shapes_destroy(store); }
+
+TestSuite(poses, .init = setup, .fini = teardown);
+
+static sepax_pose pose(float x, float y, float angle) {
+    sepax_pose p = {{x, y}, sepax_rot(angle)};
+    return p;
+}
+
+Test(poses, identity_until_set_and_updated) {
+    sepax_pose p;
+    cr_assert(sepax_shapes_get_pose(store, 1, &p) == SEPAX_OK);
+    cr_expect(p.position.x == 0 && p.position.y == 0 && p.rotation.c == 1 && p.rotation.s == 0);
+    sepax_polygon_view v;
+    sepax_shapes_view(store, 1, &v);
+    cr_expect(v.x[1] == 1 && v.y[1] == -0.5f);
+    sepax_pose moved = {{10, 20}, {0, 1}}; /* a quarter turn, exact */
+    cr_assert(sepax_shapes_set_poses(store, 1, 1, &moved) == SEPAX_OK);
+    sepax_shapes_view(store, 1, &v);
+    cr_expect(v.x[1] == 1 && v.y[1] == -0.5f, "world data waits for the update");
+    cr_assert(sepax_shapes_update(store) == SEPAX_OK);
+    sepax_shapes_view(store, 1, &v);
+    /* (1, -0.5) turned a quarter: (0.5, 1), then moved by (10, 20) */
+    cr_expect(v.x[1] == 10.5f && v.y[1] == 21.0f, "(%g, %g)", v.x[1], v.y[1]);
+    /* edge 0 ran along +x with normal (0,-1); turned, the normal is (1, 0) */
+    cr_expect(v.nx[0] == 1 && v.ny[0] == 0);
+    sepax_aabb box;
+    cr_assert(sepax_shapes_aabb(store, 1, &box) == SEPAX_OK);
+    cr_expect(box.lower.x == 9.5f && box.upper.x == 10.5f && box.lower.y == 19 &&
+              box.upper.y == 21);
+    sepax_local_polygon local;
+    cr_assert(sepax_shapes_local(store, 1, &local) == SEPAX_OK);
+    cr_expect(local.count == 4 && local.vertex[1].x == 1 && local.vertex[1].y == -0.5f);
+    /* the others did not move */
+    sepax_shapes_view(store, 0, &v);
+    cr_expect(v.x[1] == 1 && v.y[1] == -0.5f);
+}
+
+Test(poses, moved_shapes_collide_where_they_are) {
+    sepax_pose poses[3] = {pose(0, 0, 0), pose(1.9f, 0, 0), pose(0, 5, 1.5707964f)};
+    cr_assert(sepax_shapes_set_poses(store, 0, 3, poses) == SEPAX_OK);
+    cr_assert(sepax_shapes_update(store) == SEPAX_OK);
+    sepax_pair pairs[2] = {{0, 1}, {0, 2}};
+    sepax_hit h[2];
+    cr_assert(sepax_collide(store, pairs, 2, h) == SEPAX_OK);
+    cr_expect(h[0].hit == 1 && fabsf(h[0].depth - 0.1f) < 1e-6f && h[0].normal.x == 1);
+    cr_expect(h[1].hit == 0, "the upright box at y=5 reaches down to 4, clear of y=0.5");
+}
+
+Test(poses, refusals_change_nothing) {
+    sepax_pose good = pose(3, 4, 0.5f);
+    sepax_pose bad_nan = good, bad_far = good, bad_rot = good, bad_inf = good;
+    bad_nan.rotation.s = NAN;
+    bad_inf.position.x = INFINITY;
+    bad_far.position.y = 2e18f;
+    bad_rot.rotation = (sepax_rotation){1, 1};
+    const struct {
+        sepax_pose p;
+        sepax_status want;
+    } cases[] = {{bad_nan, SEPAX_ERR_NONFINITE},
+                 {bad_inf, SEPAX_ERR_NONFINITE},
+                 {bad_far, SEPAX_ERR_RANGE},
+                 {bad_rot, SEPAX_ERR_BAD_POSE}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sepax_pose batch[3] = {good, good, cases[i].p}; /* the bad one last */
+        cr_expect(sepax_shapes_set_poses(store, 0, 3, batch) == cases[i].want, "case %zu", i);
+        sepax_pose p;
+        sepax_shapes_get_pose(store, 0, &p);
+        cr_expect(p.position.x == 0 && p.rotation.c == 1, "case %zu stored a pose", i);
+    }
+    cr_expect(sepax_shapes_set_poses(store, 2, 2, &good) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_set_poses(store, 4, 0, &good) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_set_poses(store, 3, 0, NULL) == SEPAX_OK);
+    cr_expect(sepax_shapes_set_poses(store, 0, 1, NULL) == SEPAX_ERR_NULL);
+    cr_expect(sepax_shapes_set_poses(NULL, 0, 1, &good) == SEPAX_ERR_NULL);
+    cr_expect(sepax_shapes_update(NULL) == SEPAX_ERR_NULL);
+    sepax_pose p;
+    sepax_aabb box;
+    sepax_local_polygon local;
+    cr_expect(sepax_shapes_get_pose(store, 3, &p) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_aabb(store, 3, &box) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_local(store, 3, &local) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_get_pose(store, 0, NULL) == SEPAX_ERR_NULL);
+    sepax_world_polygon w;
+    cr_expect(sepax_ref_world(store, 3, &w) == SEPAX_ERR_BAD_ID);
+}
+
+/* The bounds hold every world vertex and touch the extremes. */
+Test(poses, aabb_bounds_the_world_polygon) {
+    for (int i = 0; i < 200; i++) {
+        sepax_pose p = pose((float)i * 0.7f - 50, (float)i * -0.3f, (float)i * 0.173f);
+        cr_assert(sepax_shapes_set_poses(store, 2, 1, &p) == SEPAX_OK);
+        cr_assert(sepax_shapes_update(store) == SEPAX_OK);
+        sepax_polygon_view v;
+        sepax_aabb b;
+        sepax_shapes_view(store, 2, &v);
+        sepax_shapes_aabb(store, 2, &b);
+        int touch_lo_x = 0, touch_hi_y = 0;
+        for (int k = 0; k < v.count; k++) {
+            cr_expect(v.x[k] >= b.lower.x && v.x[k] <= b.upper.x && v.y[k] >= b.lower.y &&
+                      v.y[k] <= b.upper.y);
+            touch_lo_x |= v.x[k] == b.lower.x;
+            touch_hi_y |= v.y[k] == b.upper.y;
+        }
+        cr_expect(touch_lo_x && touch_hi_y);
+    }
+}
