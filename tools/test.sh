@@ -98,8 +98,8 @@ fresh build-test-fuzz
 [ -d build-test-fuzz ] || CC=clang meson setup build-test-fuzz --werror -Dfuzz=true \
   -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
   -Dbuildtype=debugoptimized -Dbench=false >/dev/null
-ninja -C build-test-fuzz tests/fuzz_polygon tests/fuzz_queries
-for t in polygon queries; do
+ninja -C build-test-fuzz tests/fuzz_polygon tests/fuzz_queries tests/fuzz_poses
+for t in polygon queries poses; do
   work=$(mktemp -d)
   cp tests/fuzz/corpus/$t/* "$work/"
   build-test-fuzz/tests/fuzz_$t -max_total_time="${FUZZ_SECONDS:-60}" -print_final_stats=1 \
