@@ -12,6 +12,22 @@
 
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st);
 
+typedef struct world_lanes {
+    lf x, y, nx, ny, c;
+} world_lanes;
+
+/* transform.c's formula on lanes: rotate and move vertices, rotate normals,
+ * put each plane through its vertex */
+static inline world_lanes to_world(lf c, lf s, lf px, lf py, lf x, lf y, lf nx, lf ny) {
+    world_lanes w;
+    w.x = lf_add(lf_sub(lf_mul(c, x), lf_mul(s, y)), px);
+    w.y = lf_add(lf_add(lf_mul(s, x), lf_mul(c, y)), py);
+    w.nx = lf_sub(lf_mul(c, nx), lf_mul(s, ny));
+    w.ny = lf_add(lf_mul(s, nx), lf_mul(c, ny));
+    w.c = lf_add(lf_mul(w.nx, w.x), lf_mul(w.ny, w.y));
+    return w;
+}
+
 /* a pose field of shape id, for lf_bcast */
 #define POSE(st, field, id) (&(st)->pose[(id) / SEPAX_BLOCK_LANES].field[(id) % SEPAX_BLOCK_LANES])
 
@@ -24,17 +40,13 @@ static void update_records(sepax_shapes *st) {
         lf s = lf_bcast(POSE(st, s, i), POSE(st, s, i1));
         lf px = lf_bcast(POSE(st, px, i), POSE(st, px, i1));
         lf py = lf_bcast(POSE(st, py, i), POSE(st, py, i1));
-        lf x = lf_load(l0->x, l1->x), y = lf_load(l0->y, l1->y);
-        lf nx = lf_load(l0->nx, l1->nx), ny = lf_load(l0->ny, l1->ny);
-        lf wx = lf_add(lf_sub(lf_mul(c, x), lf_mul(s, y)), px);
-        lf wy = lf_add(lf_add(lf_mul(s, x), lf_mul(c, y)), py);
-        lf wnx = lf_sub(lf_mul(c, nx), lf_mul(s, ny));
-        lf wny = lf_add(lf_mul(s, nx), lf_mul(c, ny));
-        lf_store2(wx, r0->x, r1->x);
-        lf_store2(wy, r0->y, r1->y);
-        lf_store2(wnx, r0->nx, r1->nx);
-        lf_store2(wny, r0->ny, r1->ny);
-        lf_store2(lf_add(lf_mul(wnx, wx), lf_mul(wny, wy)), r0->c, r1->c);
+        world_lanes w = to_world(c, s, px, py, lf_load(l0->x, l1->x), lf_load(l0->y, l1->y),
+                                 lf_load(l0->nx, l1->nx), lf_load(l0->ny, l1->ny));
+        lf_store2(w.x, r0->x, r1->x);
+        lf_store2(w.y, r0->y, r1->y);
+        lf_store2(w.nx, r0->nx, r1->nx);
+        lf_store2(w.ny, r0->ny, r1->ny);
+        lf_store2(w.c, r0->c, r1->c);
     }
 }
 
@@ -55,21 +67,18 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
 #pragma GCC unroll 8
 #endif
         for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-            lf x = lf_load(l0->x[k], l1->x[k]), y = lf_load(l0->y[k], l1->y[k]);
-            lf nx = lf_load(l0->nx[k], l1->nx[k]), ny = lf_load(l0->ny[k], l1->ny[k]);
-            lf wx = lf_add(lf_sub(lf_mul(c, x), lf_mul(s, y)), px);
-            lf wy = lf_add(lf_add(lf_mul(s, x), lf_mul(c, y)), py);
-            lf wnx = lf_sub(lf_mul(c, nx), lf_mul(s, ny));
-            lf wny = lf_add(lf_mul(s, nx), lf_mul(c, ny));
-            lf_store2(wx, w0->x[k], w1->x[k]);
-            lf_store2(wy, w0->y[k], w1->y[k]);
-            lf_store2(wnx, w0->nx[k], w1->nx[k]);
-            lf_store2(wny, w0->ny[k], w1->ny[k]);
-            lf_store2(lf_add(lf_mul(wnx, wx), lf_mul(wny, wy)), w0->c[k], w1->c[k]);
-            minx = k ? lf_min(wx, minx) : wx;
-            miny = k ? lf_min(wy, miny) : wy;
-            maxx = k ? lf_max(wx, maxx) : wx;
-            maxy = k ? lf_max(wy, maxy) : wy;
+            world_lanes w =
+                to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
+                         lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]));
+            lf_store2(w.x, w0->x[k], w1->x[k]);
+            lf_store2(w.y, w0->y[k], w1->y[k]);
+            lf_store2(w.nx, w0->nx[k], w1->nx[k]);
+            lf_store2(w.ny, w0->ny[k], w1->ny[k]);
+            lf_store2(w.c, w0->c[k], w1->c[k]);
+            minx = k ? lf_min(w.x, minx) : w.x;
+            miny = k ? lf_min(w.y, miny) : w.y;
+            maxx = k ? lf_max(w.x, maxx) : w.x;
+            maxy = k ? lf_max(w.y, maxy) : w.y;
         }
         lf_store2(minx, a0->minx, a1->minx);
         lf_store2(miny, a0->miny, a1->miny);
