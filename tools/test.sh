@@ -2,7 +2,7 @@
 # Quick start, part 2 (and what CI runs): install what is missing, then
 #  1. gcc build with --werror: Criterion suites, equivalence driver, example
 #  2. clang build with --werror: the same tests
-#  3. ASan + UBSan build: the same tests, any report fails
+#  3. ASan + UBSan build: the same tests, any report fails (leak checks: see below)
 #  4. aarch64 cross build: the NEON kernel against the reference under
 #     qemu-user, 10M random pairs (the plain driver: Criterion's runner hangs
 #     under qemu-aarch64)
@@ -39,8 +39,15 @@ fresh build-test-asan
   -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
   -Dbench=false >/dev/null
 ninja -C build-test-asan
-ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  meson test -C build-test-asan --print-errorlogs --timeout-multiplier 4
+# LeakSanitizer for the plain programs; not for the Criterion binaries, whose runner process
+# (libcriterion 2.4) now and then leaks 48 bytes of its own. Leaks of ours inside Criterion
+# tests are caught by the valgrind stage, which checks every process for definite leaks.
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+  meson test -C build-test-asan --print-errorlogs --timeout-multiplier 4 --suite driver
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
+  meson test -C build-test-asan --print-errorlogs --timeout-multiplier 4 --suite criterion
+unset UBSAN_OPTIONS
 
 step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon
