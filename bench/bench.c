@@ -102,7 +102,7 @@ typedef struct workload {
     uint32_t probes;
     uint8_t *hit;
     sepax_hit *out;
-    sepax_world_polygon *world; /* the reference's update writes here */
+    sepax_world_shape *world; /* the reference's update writes here */
 } workload;
 
 /* -1 runs the reference; otherwise the backend already set. */
@@ -140,11 +140,11 @@ static size_t tests_of(const workload *w, int query) {
 /* After an update, the store's world data must be the reference's. */
 static int world_matches(const workload *w) {
     for (uint32_t i = 0; i < sepax_shapes_count(w->store); i++) {
-        sepax_polygon_view v;
+        sepax_shape_view v;
         sepax_aabb box;
         sepax_shapes_view(w->store, i, &v);
         sepax_shapes_aabb(w->store, i, &box);
-        const sepax_world_polygon *r = &w->world[i];
+        const sepax_world_shape *r = &w->world[i];
         size_t row = SEPAX_MAX_VERTS * sizeof(float);
         if (memcmp(v.x, r->x, row) || memcmp(v.y, r->y, row) || memcmp(v.nx, r->nx, row) ||
             memcmp(v.ny, r->ny, row) || memcmp(v.c, r->c, row) ||

@@ -47,8 +47,24 @@ typedef enum sepax_status {
     SEPAX_ERR_NOMEM = -10,         ///< out of memory
     SEPAX_ERR_BAD_BACKEND = -11,   ///< unknown backend name or value
     SEPAX_ERR_UNSUPPORTED = -12,   ///< backend not built in or not on this CPU
-    SEPAX_ERR_BAD_POSE = -13       ///< a pose's rotation is not unit length
+    SEPAX_ERR_BAD_POSE = -13,      ///< a pose's rotation is not unit length
+    SEPAX_ERR_BAD_SIZE = -14,  ///< a radius or half extent negative, or zero where it must not be
+    SEPAX_ERR_STALE_ID = -15,  ///< the id of a shape that was removed
+    SEPAX_ERR_MISALIGNED = -16 ///< a caller buffer not aligned for its element type
 } sepax_status;
+
+/// Shape ids: the low SEPAX_ID_INDEX_BITS bits are the shape's index (its position in the
+/// store, 0 .. count-1), the high bits a generation that changes whenever the shape at that
+/// index is removed or replaced, so an id kept past sepax_shapes_remove is refused
+/// (SEPAX_ERR_STALE_ID) instead of naming another shape. A store that never removes has
+/// id == index.
+#define SEPAX_ID_INDEX_BITS 24
+/// Mask of the index bits of an id.
+#define SEPAX_ID_INDEX_MASK 0x00ffffffu
+/// Most shapes a store holds.
+#define SEPAX_MAX_SHAPES (1u << SEPAX_ID_INDEX_BITS)
+/// "No shape", where an id is reported.
+#define SEPAX_NO_ID 0xffffffffu
 
 /// A 2D vector (a point or a direction).
 typedef struct sepax_vec2 {
@@ -83,12 +99,22 @@ typedef struct sepax_aabb {
     sepax_vec2 upper; ///< maximum corner
 } sepax_aabb;
 
-/// A polygon as it was added, in its own frame (copied out of the store).
-typedef struct sepax_local_polygon {
-    int count;                          ///< vertices, 3..SEPAX_MAX_VERTS, counter-clockwise
-    sepax_vec2 vertex[SEPAX_MAX_VERTS]; ///< vertices; past count, the last one repeated
-    sepax_vec2 normal[SEPAX_MAX_VERTS]; ///< outward unit normal of edge k (vertex k to k+1)
-} sepax_local_polygon;
+/// What a shape is. Every kind is a convex core (a point, a segment or a polygon) grown by a
+/// radius; boxes are polygons, rounded polygons are polygons with a radius.
+typedef enum sepax_kind {
+    SEPAX_KIND_CIRCLE = 0,  ///< a point core (1 vertex) and a radius > 0
+    SEPAX_KIND_CAPSULE = 1, ///< a segment core (2 vertices) and a radius > 0
+    SEPAX_KIND_POLYGON = 2  ///< a convex polygon core (3..8 vertices) and a radius >= 0
+} sepax_kind;
+
+/// A shape as it was added, in its own frame (copied out of the store).
+typedef struct sepax_local_shape {
+    int kind;                           ///< a sepax_kind
+    int count;                          ///< core vertices: 1, 2, or 3..SEPAX_MAX_VERTS (CCW)
+    float radius;                       ///< rounding radius (0 for a sharp polygon)
+    sepax_vec2 vertex[SEPAX_MAX_VERTS]; ///< core vertices; past count, the last one repeated
+    sepax_vec2 normal[SEPAX_MAX_VERTS]; ///< outward unit normal of edge k ({0,0} for a circle)
+} sepax_local_shape;
 
 /// A candidate pair: two shape ids of one store.
 typedef struct sepax_pair {
@@ -98,22 +124,34 @@ typedef struct sepax_pair {
 
 /// Result of sepax_collide for one pair.
 typedef struct sepax_hit {
-    uint32_t hit;      ///< 1 if the shapes overlap or touch, else 0
+    uint32_t hit;      ///< 1 if the shapes' separation is <= the query margin (0: overlap or touch)
     sepax_vec2 normal; ///< unit axis of least penetration, from A to B; {0,0} when hit == 0
-    float depth;       ///< distance to move B along normal to separate; >= 0; 0 when hit == 0
+    float depth;       ///< minus the separation: > 0 overlapping, < 0 apart (within a margin);
+                       ///< 0 when hit == 0
 } sepax_hit;
 
-/// Read-only view of one stored polygon, pointing into the store: valid until
-/// the store is next modified. Arrays hold SEPAX_MAX_VERTS entries; entries at
-/// and past `count` repeat the last real vertex / plane.
-typedef struct sepax_polygon_view {
-    int count;       ///< number of vertices (3..SEPAX_MAX_VERTS), counter-clockwise
+/// Options of a query. A zeroed struct, or NULL, means margin 0.
+typedef struct sepax_query_options {
+    /// Pairs whose separation is <= margin are hits: > 0 keeps pairs up to that far apart (the
+    /// speculative contacts of engines), < 0 asks for penetration deeper than -margin, 0 counts
+    /// touching. Finite, |margin| <= SEPAX_COORD_LIMIT.
+    float margin;
+} sepax_query_options;
+
+/// Read-only view of one stored shape in world coordinates, pointing into the store: valid
+/// until the store is next modified. Arrays hold SEPAX_MAX_VERTS entries; entries at and past
+/// `count` (`planes`) repeat the last real vertex (plane).
+typedef struct sepax_shape_view {
+    int kind;        ///< a sepax_kind
+    int count;       ///< core vertices: 1 circle, 2 capsule, 3..SEPAX_MAX_VERTS polygon (CCW)
+    int planes;      ///< edge planes: 0 circle, 2 capsule (both sides), count for a polygon
+    float radius;    ///< rounding radius
     const float *x;  ///< vertex x coordinates
     const float *y;  ///< vertex y coordinates
-    const float *nx; ///< edge i (vertex i to i+1) outward unit normal, x
-    const float *ny; ///< edge i outward unit normal, y
-    const float *c;  ///< edge i plane offset: nx[i]*x[i] + ny[i]*y[i]
-} sepax_polygon_view;
+    const float *nx; ///< plane i outward unit normal, x (edge i runs from vertex i to i+1)
+    const float *ny; ///< plane i outward unit normal, y
+    const float *c;  ///< plane i offset nx[i]*x[i] + ny[i]*y[i]; +Inf for a circle (no plane)
+} sepax_shape_view;
 
 /// Opaque store of shapes.
 typedef struct sepax_shapes sepax_shapes;
@@ -137,11 +175,25 @@ SEPAX_API const char *sepax_status_str(sepax_status status);
 /// Returns NULL when out of memory or when capacity is too large.
 SEPAX_API sepax_shapes *sepax_shapes_create(size_t capacity);
 
+/// Memory for a store, for engines that manage their own. alloc returns `size` bytes aligned
+/// to `align` (a power of two, at most 64) or NULL; free releases what alloc returned.
+typedef struct sepax_allocator {
+    void *(*alloc)(size_t size, size_t align, void *ctx); ///< allocate, or NULL when out
+    void (*free)(void *ptr, void *ctx);                   ///< release (never called with NULL)
+    void *ctx;                                            ///< passed to both
+} sepax_allocator;
+
+/// sepax_shapes_create with the caller's allocator (copied; NULL: the C library's).
+SEPAX_API sepax_shapes *sepax_shapes_create_with(size_t capacity, const sepax_allocator *allocator);
+
 /// Free a store and everything in it. NULL is allowed.
 SEPAX_API void sepax_shapes_destroy(sepax_shapes *store);
 
-/// Number of shapes in the store (ids are 0 .. count-1, in order of adding).
+/// Number of shapes in the store; their indices are 0 .. count-1 (see SEPAX_ID_INDEX_BITS).
 SEPAX_API uint32_t sepax_shapes_count(const sepax_shapes *store);
+
+/// The id of the shape at `index`, or SEPAX_NO_ID when index >= count.
+SEPAX_API uint32_t sepax_shapes_id(const sepax_shapes *store, uint32_t index);
 
 /// Add a convex polygon, in its own (local) coordinates, with the identity pose: until a pose
 /// is set and sepax_shapes_update runs, local coordinates are world coordinates. Clockwise input is
@@ -150,6 +202,38 @@ SEPAX_API uint32_t sepax_shapes_count(const sepax_shapes *store);
 /// error nothing is added and *out_id is left untouched.
 SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points,
                                                 int count, uint32_t *out_id);
+
+/// Add a polygon rounded by `radius` (>= 0, finite, <= SEPAX_COORD_LIMIT): every point within
+/// radius of the polygon. Otherwise as sepax_shapes_add_polygon.
+SEPAX_API sepax_status sepax_shapes_add_rounded(sepax_shapes *store, const sepax_vec2 *points,
+                                                int count, float radius, uint32_t *out_id);
+
+/// Add a circle; radius > 0 (0 or less: SEPAX_ERR_BAD_SIZE). On error nothing is added.
+SEPAX_API sepax_status sepax_shapes_add_circle(sepax_shapes *store, sepax_vec2 center, float radius,
+                                               uint32_t *out_id);
+
+/// Add a capsule: every point within radius (> 0) of the segment p0-p1. Ends closer than 2^-20
+/// of the capsule's size are SEPAX_ERR_TOO_FEW_POINTS (add a circle instead).
+SEPAX_API sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 p0, sepax_vec2 p1,
+                                                float radius, uint32_t *out_id);
+
+/// Add a box centred on its local origin, 2*half_width by 2*half_height, axis-aligned in
+/// its own frame (its pose orients it). Half extents > 0 (else SEPAX_ERR_BAD_SIZE).
+SEPAX_API sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_width,
+                                            float half_height, uint32_t *out_id);
+
+/// Where sepax_shapes_remove moved a shape: the shape that had id `from` now has id `to`.
+typedef struct sepax_move {
+    uint32_t from; ///< its id before the removal, or SEPAX_NO_ID when nothing moved
+    uint32_t to;   ///< its id now (the removed shape's index, a new generation)
+} sepax_move;
+
+/// Remove shape `id` in O(1): the last shape moves into its index (store stays dense for the
+/// SIMD kernels) and *moved says so (moved may be NULL). The removed id and the moved shape's
+/// old id are refused from then on (SEPAX_ERR_STALE_ID), until the 8-bit generation of that
+/// index wraps after 256 more removals there. Pairs, poses and ranges the caller keeps must
+/// be updated with *moved. On error nothing changes.
+SEPAX_API sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved);
 
 /// Most points sepax_hull takes.
 #define SEPAX_HULL_MAX_POINTS 512
@@ -163,8 +247,8 @@ SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax
 SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out,
                                   int *out_count);
 
-/// Set the poses of shapes first .. first+count-1 (a game calls this once a frame). Every
-/// pose is checked before any is stored: a NaN or Inf (SEPAX_ERR_NONFINITE), a position
+/// Set the poses of the shapes at indices first .. first+count-1 (a game calls this once a frame).
+/// Every pose is checked before any is stored: a NaN or Inf (SEPAX_ERR_NONFINITE), a position
 /// beyond SEPAX_COORD_LIMIT (SEPAX_ERR_RANGE), or a rotation whose squared length is off 1
 /// by more than 2^-16 (SEPAX_ERR_BAD_POSE) leaves every pose unchanged. World data, which
 /// queries read, changes only at the next sepax_shapes_update.
@@ -184,28 +268,46 @@ SEPAX_API sepax_status sepax_shapes_aabb(const sepax_shapes *store, uint32_t id,
 
 /// Copy out shape `id` as it was added, in its local frame.
 SEPAX_API sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id,
-                                          sepax_local_polygon *out);
+                                          sepax_local_shape *out);
 
-/// Fill *out with a view of polygon `id` in world coordinates.
+/// Fill *out with a view of shape `id` in world coordinates.
 SEPAX_API sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id,
-                                         sepax_polygon_view *out);
+                                         sepax_shape_view *out);
 
 /// For each of the n pairs, hit[i] = 1 if the two shapes overlap or touch, else 0.
-/// On error (NULL buffer with n > 0, an id out of range, n too large) nothing is written.
+/// Exact for every kind (SAT over the edge normals and, when a shape is curved, the axis
+/// through the closest pair of core vertices). On error (NULL or misaligned buffer with
+/// n > 0, an id out of range or removed, n too large) nothing is written.
 SEPAX_API sepax_status sepax_overlap(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                      uint8_t *hit);
 
 /// For each of the n pairs, the overlap flag, the minimum translation normal
 /// (from A to B) and depth. Ties between axes go to the lowest edge index,
-/// A's edges before B's. On error nothing is written.
+/// A's edges before B's, then the closest-vertices axis. On error nothing is written.
 SEPAX_API sepax_status sepax_collide(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                      sepax_hit *out);
 
-/// hit[k] = overlap of shape `probe` with shape `first + k`, for k < count:
-/// one shape against a contiguous range, read straight from the store.
+/// hit[k] = overlap of shape `probe` (an id) with the shape at index `first + k`, for
+/// k < count: one shape against a contiguous range, read straight from the store.
 /// On error nothing is written.
 SEPAX_API sepax_status sepax_overlap_one(const sepax_shapes *store, uint32_t probe, uint32_t first,
                                          size_t count, uint8_t *hit);
+
+/// sepax_overlap with options (NULL: the defaults). A bad margin is SEPAX_ERR_NONFINITE or
+/// SEPAX_ERR_RANGE, and nothing is written.
+SEPAX_API sepax_status sepax_overlap_opt(const sepax_shapes *store, const sepax_pair *pairs,
+                                         size_t n, const sepax_query_options *options,
+                                         uint8_t *hit);
+
+/// sepax_collide with options (NULL: the defaults).
+SEPAX_API sepax_status sepax_collide_opt(const sepax_shapes *store, const sepax_pair *pairs,
+                                         size_t n, const sepax_query_options *options,
+                                         sepax_hit *out);
+
+/// sepax_overlap_one with options (NULL: the defaults).
+SEPAX_API sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe,
+                                             uint32_t first, size_t count,
+                                             const sepax_query_options *options, uint8_t *hit);
 
 /// Force a backend for the whole process (SEPAX_BACKEND_AUTO: pick the best).
 /// Returns SEPAX_ERR_UNSUPPORTED, and changes nothing, when the backend was not

@@ -22,21 +22,38 @@ SEPAX_API sepax_status sepax_ref_collide(const sepax_shapes *store, const sepax_
 SEPAX_API sepax_status sepax_ref_overlap_one(const sepax_shapes *store, uint32_t probe,
                                              uint32_t first, size_t count, uint8_t *hit);
 
-/// A polygon in world coordinates, as the reference computes it.
-typedef struct sepax_world_polygon {
-    int count;                 ///< vertices
-    float x[SEPAX_MAX_VERTS];  ///< vertex x (padded like sepax_polygon_view)
+/// Reference version of sepax_overlap_opt.
+SEPAX_API sepax_status sepax_ref_overlap_opt(const sepax_shapes *store, const sepax_pair *pairs,
+                                             size_t n, const sepax_query_options *options,
+                                             uint8_t *hit);
+
+/// Reference version of sepax_collide_opt.
+SEPAX_API sepax_status sepax_ref_collide_opt(const sepax_shapes *store, const sepax_pair *pairs,
+                                             size_t n, const sepax_query_options *options,
+                                             sepax_hit *out);
+
+/// Reference version of sepax_overlap_one_opt.
+SEPAX_API sepax_status sepax_ref_overlap_one_opt(const sepax_shapes *store, uint32_t probe,
+                                                 uint32_t first, size_t count,
+                                                 const sepax_query_options *options, uint8_t *hit);
+
+/// A shape in world coordinates, as the reference computes it.
+typedef struct sepax_world_shape {
+    int kind;                  ///< a sepax_kind
+    float radius;              ///< rounding radius
+    int count;                 ///< core vertices
+    float x[SEPAX_MAX_VERTS];  ///< vertex x (padded like sepax_shape_view)
     float y[SEPAX_MAX_VERTS];  ///< vertex y
     float nx[SEPAX_MAX_VERTS]; ///< edge normal x
     float ny[SEPAX_MAX_VERTS]; ///< edge normal y
-    float c[SEPAX_MAX_VERTS];  ///< edge plane offset
+    float c[SEPAX_MAX_VERTS];  ///< plane offset (+Inf for a circle)
     sepax_aabb aabb;           ///< bounding box
-} sepax_world_polygon;
+} sepax_world_shape;
 
 /// Reference version of what sepax_shapes_update computes for shape `id`, from its local
-/// polygon and pose: compare with sepax_shapes_view and sepax_shapes_aabb after an update.
+/// shape and pose: compare with sepax_shapes_view and sepax_shapes_aabb after an update.
 SEPAX_API sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id,
-                                       sepax_world_polygon *out);
+                                       sepax_world_shape *out);
 
 #ifdef __cplusplus
 }

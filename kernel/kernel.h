@@ -1,6 +1,7 @@
 /* The interface every ISA copy of the SAT kernel exports. Inputs are already
- * validated by the caller (ids in range, buffers present), so kernels never
- * check; they stay memory-safe on any float bits all the same. */
+ * validated by the caller (ids in range and live, buffers present, margin
+ * finite), so kernels never check; they stay memory-safe on any float bits
+ * all the same. Pair ids still carry their generation: kernels mask it off. */
 #ifndef SEPAX_KERNEL_H
 #define SEPAX_KERNEL_H
 
@@ -9,10 +10,13 @@
 typedef struct sepax_kernel {
     const char *name;
     sepax_backend backend;
-    void (*overlap)(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n, uint8_t *hit);
-    void (*collide)(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n, sepax_hit *out);
+    void (*overlap)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
+                    uint8_t *hit);
+    void (*collide)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
+                    sepax_hit *out);
+    /* probe is an index here */
     void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
-                        uint8_t *hit);
+                        float margin, uint8_t *hit);
     void (*update)(sepax_shapes *store); /* world data from local shapes and poses */
 } sepax_kernel;
 
@@ -27,5 +31,18 @@ extern const sepax_kernel sepax_kernel_neon;
 /* The kernel queries go to, chosen on first use; an error when the
  * SEPAX_BACKEND environment variable names a backend that cannot run. */
 sepax_status sepax_kernel_for_query(const sepax_kernel **out);
+
+/* How a pair is computed, from its shapes' classes (SEPAX_CLASS_*):
+ *   SHARP   two sharp polygons, edge normals only (a positive margin asks
+ *           for distances, and those need the closest-vertices axis too:
+ *           such pairs go CURVED)
+ *   CIRCLE  two circles, one pair per lane
+ *   CURVED  anything else: edge normals and the closest-vertices axis */
+static inline unsigned sepax_pair_class(unsigned ca, unsigned cb, int margin_positive) {
+    if (ca == SEPAX_CLASS_CIRCLE && cb == SEPAX_CLASS_CIRCLE) return SEPAX_CLASS_CIRCLE;
+    if (ca == SEPAX_CLASS_SHARP && cb == SEPAX_CLASS_SHARP && !margin_positive)
+        return SEPAX_CLASS_SHARP;
+    return SEPAX_CLASS_CURVED;
+}
 
 #endif

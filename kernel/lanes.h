@@ -7,7 +7,11 @@
  *   lf_add/sub/mul       lane-wise IEEE arithmetic, never fused
  *   lf_min(a, b)         a < b ? a : b   (the operand order of minps)
  *   lf_max(a, b)         a > b ? a : b   (the operand order of maxps)
+ *   lf_div/sqrt          lane-wise IEEE division and square root (correctly rounded)
+ *   lf_sel_lt(a,b,x,y)   a < b ? x : y, lane-wise
+ *   lf_sel_gt(a,b,x,y)   a > b ? x : y, lane-wise
  *   lf_slot_max(a)       every lane = the maximum of its slot
+ *   lf_slot_min(a)       every lane = the minimum of its slot
  *   lf_eq_bits(a, b)     bit 8*p + k set when lane k of slot p is equal
  *   lf_store(a, out)     out[0 .. 8*SEPAX_P-1] = a
  *   lf_store2(a, p0, p1) p0[0..7] = slot 0, p1[0..7] = slot 1 (32-byte aligned)

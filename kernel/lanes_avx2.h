@@ -18,6 +18,18 @@ static inline lf lf_sub(lf a, lf b) { return simde_mm256_sub_ps(a, b); }
 static inline lf lf_mul(lf a, lf b) { return simde_mm256_mul_ps(a, b); }
 static inline lf lf_min(lf a, lf b) { return simde_mm256_min_ps(a, b); }
 static inline lf lf_max(lf a, lf b) { return simde_mm256_max_ps(a, b); }
+static inline lf lf_div(lf a, lf b) { return simde_mm256_div_ps(a, b); }
+static inline lf lf_sqrt(lf a) { return simde_mm256_sqrt_ps(a); }
+static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
+    return simde_mm256_blendv_ps(y, x, simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ));
+}
+static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
+
+static inline lf lf_slot_min(lf a) {
+    lf m = simde_mm256_min_ps(a, simde_mm256_permute2f128_ps(a, a, 1));
+    m = simde_mm256_min_ps(m, simde_mm256_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    return simde_mm256_min_ps(m, simde_mm256_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+}
 
 static inline lf lf_slot_max(lf a) {
     lf m = simde_mm256_max_ps(a, simde_mm256_permute2f128_ps(a, a, 1));

@@ -38,6 +38,49 @@ LF_BINOP(lf_sub, simde_vsubq_f32)
 LF_BINOP(lf_mul, simde_vmulq_f32)
 LF_BINOP(lf_min, min4)
 LF_BINOP(lf_max, max4)
+/* SIMDe 0.7 has no vdivq_f32 / vsqrtq_f32: native on aarch64, elsewhere one
+ * lane at a time (IEEE division and square root round the same either way). */
+static inline simde_float32x4_t div4(simde_float32x4_t a, simde_float32x4_t b) {
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vdivq_f32(a, b);
+#else
+    float x[4], y[4];
+    simde_vst1q_f32(x, a);
+    simde_vst1q_f32(y, b);
+    for (int k = 0; k < 4; k++) x[k] = x[k] / y[k];
+    return simde_vld1q_f32(x);
+#endif
+}
+static inline simde_float32x4_t sqrt4(simde_float32x4_t a) {
+#if defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+    return vsqrtq_f32(a);
+#else
+    float x[4];
+    simde_vst1q_f32(x, a);
+    for (int k = 0; k < 4; k++) x[k] = __builtin_sqrtf(x[k]);
+    return simde_vld1q_f32(x);
+#endif
+}
+LF_BINOP(lf_div, div4)
+
+static inline lf lf_sqrt(lf a) {
+    lf r = {sqrt4(a.lo), sqrt4(a.hi)};
+    return r;
+}
+static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
+    lf r = {simde_vbslq_f32(simde_vcltq_f32(a.lo, b.lo), x.lo, y.lo),
+            simde_vbslq_f32(simde_vcltq_f32(a.hi, b.hi), x.hi, y.hi)};
+    return r;
+}
+static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
+
+static inline lf lf_slot_min(lf a) {
+    simde_float32x4_t m = min4(a.lo, a.hi);
+    m = min4(m, simde_vextq_f32(m, m, 2));
+    m = min4(m, simde_vrev64q_f32(m));
+    lf r = {m, m};
+    return r;
+}
 
 static inline lf lf_slot_max(lf a) {
     simde_float32x4_t m = max4(a.lo, a.hi);

@@ -33,6 +33,30 @@ LF_BINOP(lf_sub, simde_mm_sub_ps)
 LF_BINOP(lf_mul, simde_mm_mul_ps)
 LF_BINOP(lf_min, simde_mm_min_ps)
 LF_BINOP(lf_max, simde_mm_max_ps)
+LF_BINOP(lf_div, simde_mm_div_ps)
+
+static inline lf lf_sqrt(lf a) {
+    lf r = {simde_mm_sqrt_ps(a.lo), simde_mm_sqrt_ps(a.hi)};
+    return r;
+}
+
+static inline simde__m128 sel4(simde__m128 m, simde__m128 x, simde__m128 y) {
+    return simde_mm_or_ps(simde_mm_and_ps(m, x), simde_mm_andnot_ps(m, y));
+}
+static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
+    lf r = {sel4(simde_mm_cmplt_ps(a.lo, b.lo), x.lo, y.lo),
+            sel4(simde_mm_cmplt_ps(a.hi, b.hi), x.hi, y.hi)};
+    return r;
+}
+static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
+
+static inline lf lf_slot_min(lf a) {
+    simde__m128 m = simde_mm_min_ps(a.lo, a.hi);
+    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
+    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    lf r = {m, m};
+    return r;
+}
 
 static inline lf lf_slot_max(lf a) {
     simde__m128 m = simde_mm_max_ps(a.lo, a.hi);

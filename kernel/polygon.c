@@ -127,7 +127,7 @@ static sepax_status check_convex(const pt *p, int n, double size) {
  * keeps the squares from overflowing for huge edges and from underflowing to
  * a zero length for tiny ones. Every operation is IEEE-exact-rounded, so the
  * result is the same on every platform. */
-static void edge_plane(float x0, float y0, float x1, float y1, float *nx, float *ny, float *c) {
+void sepax_edge_plane(float x0, float y0, float x1, float y1, float *nx, float *ny, float *c) {
     float ex = x1 - x0, ey = y1 - y0;
     float ax = fabsf(ex), ay = fabsf(ey);
     float s = ax > ay ? ax : ay;
@@ -179,8 +179,8 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
     }
     for (int i = 0; i < n; i++) {
         int j = (i + 1) % n;
-        edge_plane(rec->x[i], rec->y[i], rec->x[j], rec->y[j], &rec->nx[i], &rec->ny[i],
-                   &rec->c[i]);
+        sepax_edge_plane(rec->x[i], rec->y[i], rec->x[j], rec->y[j], &rec->nx[i], &rec->ny[i],
+                         &rec->c[i]);
     }
     for (int i = n; i < SEPAX_MAX_VERTS; i++) {
         rec->nx[i] = rec->nx[n - 1];

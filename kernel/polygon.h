@@ -27,6 +27,10 @@ int sepax_points_weld(pt *p, int n, double tol);
  * (a spike), SEPAX_ERR_COLLINEAR when fewer than 3 remain. */
 sepax_status sepax_points_drop_straight(pt *p, int *n, double size);
 
+/* The outward (right-hand) unit normal of the edge from (x0, y0) to
+ * (x1, y1) and its plane offset, in float, robust to tiny and huge edges. */
+void sepax_edge_plane(float x0, float y0, float x1, float y1, float *nx, float *ny, float *c);
+
 /* Validate user points and build the kernel record: counter-clockwise,
  * welded, without straight-through vertices, padded, with edge planes.
  * Writes *rec and *nverts only on SEPAX_OK. */

@@ -1,54 +1,106 @@
 /* The public queries: check every argument before writing anything, then
  * hand the whole batch to the active kernel. */
+#include <math.h>
+
 #include "kernel.h"
 
-/* Largest id in the list, branch-free so the compiler vectorizes the scan. */
-static uint32_t max_id(const sepax_pair *pairs, size_t n) {
-    uint32_t m = 0;
+/* Whether every id of the list names a live shape: branch-free, so the scan
+ * stays cheap next to the queries it guards. */
+static int all_live(const sepax_shapes *s, const sepax_pair *pairs, size_t n) {
+    uint32_t bad = 0, count = s->count;
     for (size_t i = 0; i < n; i++) {
-        uint32_t ab = pairs[i].a > pairs[i].b ? pairs[i].a : pairs[i].b;
-        m = ab > m ? ab : m;
+        uint32_t ia = pairs[i].a & SEPAX_ID_INDEX_MASK, ib = pairs[i].b & SEPAX_ID_INDEX_MASK;
+        uint32_t oa = ia < count, ob = ib < count;
+        /* index 0 stands in for an index out of range: never read past count */
+        bad |= (oa ^ 1u) | (ob ^ 1u);
+        bad |= (uint32_t)s->gen[ia * oa] ^ (pairs[i].a >> SEPAX_ID_INDEX_BITS);
+        bad |= (uint32_t)s->gen[ib * ob] ^ (pairs[i].b >> SEPAX_ID_INDEX_BITS);
     }
-    return m;
+    return bad == 0;
+}
+
+/* The error of the first bad id, found again slowly once the fast scan failed. */
+static sepax_status first_bad_id(const sepax_shapes *s, const sepax_pair *pairs, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        sepax_status st = sepax_check_id(s, pairs[i].a);
+        if (st == SEPAX_OK) st = sepax_check_id(s, pairs[i].b);
+        if (st != SEPAX_OK) return st;
+    }
+    return SEPAX_OK;
+}
+
+static sepax_status check_margin(const sepax_query_options *opt, float *margin) {
+    *margin = 0.0f;
+    if (!opt) return SEPAX_OK;
+    if (!isfinite(opt->margin)) return SEPAX_ERR_NONFINITE;
+    if (fabsf(opt->margin) > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
+    *margin = opt->margin + 0.0f; /* -0 is 0 */
+    return SEPAX_OK;
 }
 
 static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
-                                const void *out, size_t out_size) {
+                                const void *out, size_t out_size, size_t out_align,
+                                const sepax_query_options *opt, float *margin) {
     if (!store) return SEPAX_ERR_NULL;
-    if (n == 0) return SEPAX_OK;
+    sepax_status st = check_margin(opt, margin);
+    if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
+        return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
-    if (max_id(pairs, n) >= store->count) return SEPAX_ERR_BAD_ID;
+    if (!all_live(store, pairs, n)) return first_bad_id(store, pairs, n);
     return SEPAX_OK;
+}
+
+sepax_status sepax_overlap_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                               const sepax_query_options *options, uint8_t *hit) {
+    const sepax_kernel *k;
+    float margin;
+    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
+    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK && n) k->overlap(store, pairs, n, margin, hit);
+    return st;
+}
+
+sepax_status sepax_collide_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                               const sepax_query_options *options, sepax_hit *out) {
+    const sepax_kernel *k;
+    float margin;
+    sepax_status st =
+        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options, &margin);
+    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK && n) k->collide(store, pairs, n, margin, out);
+    return st;
+}
+
+sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, uint32_t first,
+                                   size_t count, const sepax_query_options *options, uint8_t *hit) {
+    if (!store) return SEPAX_ERR_NULL;
+    float margin;
+    sepax_status st = check_margin(options, &margin);
+    if (st == SEPAX_OK) st = sepax_check_id(store, probe);
+    if (st != SEPAX_OK) return st;
+    uint32_t total = store->count;
+    if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
+    if (count == 0) return SEPAX_OK;
+    if (!hit) return SEPAX_ERR_NULL;
+    const sepax_kernel *k;
+    st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK) k->overlap_one(store, sepax_id_index(probe), first, count, margin, hit);
+    return st;
 }
 
 sepax_status sepax_overlap(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                            uint8_t *hit) {
-    const sepax_kernel *k;
-    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit);
-    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK && n) k->overlap(store->rec, pairs, n, hit);
-    return st;
+    return sepax_overlap_opt(store, pairs, n, NULL, hit);
 }
 
 sepax_status sepax_collide(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                            sepax_hit *out) {
-    const sepax_kernel *k;
-    sepax_status st = check_pairs(store, pairs, n, out, sizeof *out);
-    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK && n) k->collide(store->rec, pairs, n, out);
-    return st;
+    return sepax_collide_opt(store, pairs, n, NULL, out);
 }
 
 sepax_status sepax_overlap_one(const sepax_shapes *store, uint32_t probe, uint32_t first,
                                size_t count, uint8_t *hit) {
-    if (!store) return SEPAX_ERR_NULL;
-    uint32_t total = store->count;
-    if (probe >= total || first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
-    if (count == 0) return SEPAX_OK;
-    if (!hit) return SEPAX_ERR_NULL;
-    const sepax_kernel *k;
-    sepax_status st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK) k->overlap_one(store, probe, first, count, hit);
-    return st;
+    return sepax_overlap_one_opt(store, probe, first, count, NULL, hit);
 }

@@ -1,18 +1,29 @@
-/* The scalar reference: textbook SAT, one pair at a time, over every edge
- * normal of both polygons. It reads the store only through the public view
- * and shares no code with the SIMD kernels, so a bug has to be made twice to
- * go unseen. Its arithmetic is the kernels' on purpose (the one-sided form:
- * for each plane of one shape, the least projection of the other shape's
+/* The scalar reference: textbook SAT, one pair at a time, each pair of kinds
+ * in its own plain way. It reads the store only through the public API and
+ * shares no code with the SIMD kernels, so a bug has to be made twice to go
+ * unseen. Its arithmetic is the kernels' on purpose (the one-sided form: for
+ * each plane of one shape, the least projection of the other shape's
  * vertices minus the plane offset), because a different but equally correct
- * formula rounds differently and could not be compared bit for bit. */
+ * formula rounds differently and could not be compared bit for bit.
+ *
+ * Curved shapes (circles, capsules, rounded polygons) are a core grown by a
+ * radius: their separation is the cores' minus both radii. Edge normals are
+ * enough for two sharp polygons; as soon as one shape is curved, the axis
+ * from the closest pair of core vertices joins them (for a circle and a
+ * polygon: from the centre to the nearest vertex), which makes the test
+ * exact. A positive margin asks how far apart shapes are, which for two
+ * sharp polygons needs that axis too. */
+#include <math.h>
 #include <stdint.h>
 
 #include "sepax_ref.h"
 
-/* How far `b` lies outside edge i of `a`: negative when b crosses the edge's
- * line. The projection minimum uses `d < m ? d : m`, the operand order of the
- * SIMD min instructions. */
-static float edge_separation(const sepax_polygon_view *a, const sepax_polygon_view *b, int i) {
+#define VERTEX_AXIS (2 * SEPAX_MAX_VERTS)
+
+/* How far `b` lies outside plane i of `a`: negative when b crosses it. The
+ * projection minimum uses `d < m ? d : m`, the operand order of the SIMD min
+ * instructions. */
+static float plane_separation(const sepax_shape_view *a, const sepax_shape_view *b, int i) {
     float m = a->nx[i] * b->x[0] + a->ny[i] * b->y[0];
     for (int j = 1; j < b->count; j++) {
         float d = a->nx[i] * b->x[j] + a->ny[i] * b->y[j];
@@ -21,120 +32,231 @@ static float edge_separation(const sepax_polygon_view *a, const sepax_polygon_vi
     return m - a->c[i];
 }
 
-static int polygons_overlap(const sepax_polygon_view *a, const sepax_polygon_view *b) {
-    for (int i = 0; i < a->count; i++)
-        if (edge_separation(a, b, i) > 0.0f) return 0;
-    for (int k = 0; k < b->count; k++)
-        if (edge_separation(b, a, k) > 0.0f) return 0;
-    return 1; /* no separating axis; touching (separation 0) counts */
+/* The unit axis from a's to b's closest core vertices (the first such pair,
+ * a's vertex index first), (1, 0) when they coincide. */
+static sepax_vec2 closest_vertices_axis(const sepax_shape_view *a, const sepax_shape_view *b) {
+    float best = 0.0f, bdx = 0.0f, bdy = 0.0f;
+    for (int i = 0; i < a->count; i++) {
+        for (int j = 0; j < b->count; j++) {
+            float dx = b->x[j] - a->x[i], dy = b->y[j] - a->y[i];
+            float d2 = dx * dx + dy * dy;
+            if ((i == 0 && j == 0) || d2 < best) {
+                best = d2;
+                bdx = dx;
+                bdy = dy;
+            }
+        }
+    }
+    sepax_vec2 u = {1.0f, 0.0f};
+    if (best > 0.0f) {
+        float d = sqrtf(best);
+        u.x = bdx / d;
+        u.y = bdy / d;
+    }
+    return u;
 }
 
-static sepax_hit polygons_collide(const sepax_polygon_view *a, const sepax_polygon_view *b) {
-    float best = edge_separation(a, b, 0);
-    int axis = 0;
+/* b's least projection on u minus a's greatest. */
+static float axis_separation(const sepax_shape_view *a, const sepax_shape_view *b, sepax_vec2 u) {
+    float hi = u.x * a->x[0] + u.y * a->y[0];
     for (int i = 1; i < a->count; i++) {
-        float s = edge_separation(a, b, i);
-        if (s > best) { /* strict: the lowest index keeps a tie */
+        float p = u.x * a->x[i] + u.y * a->y[i];
+        hi = p > hi ? p : hi;
+    }
+    float lo = u.x * b->x[0] + u.y * b->y[0];
+    for (int j = 1; j < b->count; j++) {
+        float p = u.x * b->x[j] + u.y * b->y[j];
+        lo = p < lo ? p : lo;
+    }
+    return lo - hi;
+}
+
+typedef struct answer {
+    float sep;         /* signed separation, radii included */
+    sepax_vec2 normal; /* from a to b */
+} answer;
+
+/* Two circles: the axis through the centres, the circles' extents on it. */
+static answer circles(const sepax_shape_view *a, const sepax_shape_view *b) {
+    answer r;
+    r.normal = closest_vertices_axis(a, b);
+    float pa = r.normal.x * a->x[0] + r.normal.y * a->y[0];
+    float pb = r.normal.x * b->x[0] + r.normal.y * b->y[0];
+    r.sep = (pb - pa) - (a->radius + b->radius);
+    return r;
+}
+
+/* Everything else: the largest separation over a's planes, b's planes and,
+ * when asked, the closest-vertices axis; ties keep the first in that order. */
+static answer planes_and_vertices(const sepax_shape_view *a, const sepax_shape_view *b,
+                                  int vertex_axis) {
+    float best = -INFINITY;
+    int axis = 0;
+    for (int i = 0; i < a->planes; i++) {
+        float s = plane_separation(a, b, i);
+        if (s > best) {
             best = s;
             axis = i;
         }
     }
-    for (int k = 0; k < b->count; k++) {
-        float s = edge_separation(b, a, k);
+    for (int k = 0; k < b->planes; k++) {
+        float s = plane_separation(b, a, k);
         if (s > best) {
             best = s;
             axis = SEPAX_MAX_VERTS + k;
         }
     }
-    sepax_hit h = {0, {0.0f, 0.0f}, 0.0f};
-    if (best <= 0.0f) {
-        h.hit = 1;
-        if (axis < SEPAX_MAX_VERTS) {
-            h.normal.x = a->nx[axis];
-            h.normal.y = a->ny[axis];
-        } else { /* B's outward normal points from B to A: reverse it */
-            h.normal.x = 0.0f - b->nx[axis - SEPAX_MAX_VERTS];
-            h.normal.y = 0.0f - b->ny[axis - SEPAX_MAX_VERTS];
+    sepax_vec2 u = {0.0f, 0.0f};
+    if (vertex_axis) {
+        u = closest_vertices_axis(a, b);
+        float s = axis_separation(a, b, u);
+        if (s > best) {
+            best = s;
+            axis = VERTEX_AXIS;
         }
-        h.depth = 0.0f - best; /* 0 - x, not -x: a touching pair reports +0 */
     }
-    return h;
+    answer r;
+    if (axis < SEPAX_MAX_VERTS) {
+        r.normal = (sepax_vec2){a->nx[axis], a->ny[axis]};
+    } else if (axis < VERTEX_AXIS) { /* b's outward normal points from b to a: reverse it */
+        r.normal = (sepax_vec2){0.0f - b->nx[axis - SEPAX_MAX_VERTS],
+                                0.0f - b->ny[axis - SEPAX_MAX_VERTS]};
+    } else {
+        r.normal = u;
+    }
+    /* two sharp polygons have no radii to subtract */
+    r.sep = vertex_axis ? best - (a->radius + b->radius) : best;
+    return r;
 }
 
-/* All ids valid and sizes representable, checked before anything is written. */
-static sepax_status check_pairs(const sepax_shapes *store, const void *pairs, size_t n,
-                                const void *out, size_t out_size) {
+static answer pair_answer(const sepax_shape_view *a, const sepax_shape_view *b, float margin) {
+    if (a->kind == SEPAX_KIND_CIRCLE && b->kind == SEPAX_KIND_CIRCLE) return circles(a, b);
+    int sharp = a->kind == SEPAX_KIND_POLYGON && a->radius == 0.0f &&
+                b->kind == SEPAX_KIND_POLYGON && b->radius == 0.0f;
+    return planes_and_vertices(a, b, !sharp || margin > 0.0f);
+}
+
+static sepax_status get_margin(const sepax_query_options *opt, float *margin) {
+    *margin = 0.0f;
+    if (!opt) return SEPAX_OK;
+    if (!isfinite(opt->margin)) return SEPAX_ERR_NONFINITE;
+    if (fabsf(opt->margin) > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
+    *margin = opt->margin + 0.0f;
+    return SEPAX_OK;
+}
+
+/* Every argument checked before anything is written, as the library does. */
+static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                const void *out, size_t out_size, size_t out_align,
+                                const sepax_query_options *opt, float *margin) {
     if (!store) return SEPAX_ERR_NULL;
-    if (n == 0) return SEPAX_OK;
+    sepax_status st = get_margin(opt, margin);
+    if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
+        return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
-    uint32_t count = sepax_shapes_count(store);
-    const sepax_pair *p = pairs;
-    for (size_t i = 0; i < n; i++)
-        if (p[i].a >= count || p[i].b >= count) return SEPAX_ERR_BAD_ID;
+    sepax_aabb box;
+    for (size_t i = 0; i < n; i++) {
+        st = sepax_shapes_aabb(store, pairs[i].a, &box);
+        if (st == SEPAX_OK) st = sepax_shapes_aabb(store, pairs[i].b, &box);
+        if (st != SEPAX_OK) return st;
+    }
+    return SEPAX_OK;
+}
+
+sepax_status sepax_ref_overlap_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                   const sepax_query_options *options, uint8_t *hit) {
+    float margin;
+    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
+    for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
+        sepax_shape_view a, b;
+        sepax_shapes_view(store, pairs[i].a, &a);
+        sepax_shapes_view(store, pairs[i].b, &b);
+        hit[i] = (uint8_t)(pair_answer(&a, &b, margin).sep <= margin);
+    }
+    return st;
+}
+
+sepax_status sepax_ref_collide_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                   const sepax_query_options *options, sepax_hit *out) {
+    float margin;
+    sepax_status st =
+        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options, &margin);
+    for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
+        sepax_shape_view a, b;
+        sepax_shapes_view(store, pairs[i].a, &a);
+        sepax_shapes_view(store, pairs[i].b, &b);
+        answer r = pair_answer(&a, &b, margin);
+        sepax_hit h = {0, {0.0f, 0.0f}, 0.0f};
+        if (r.sep <= margin) {
+            h.hit = 1;
+            h.normal = r.normal;
+            h.depth = 0.0f - r.sep; /* 0 - x, not -x: a touching pair reports +0 */
+        }
+        out[i] = h;
+    }
+    return st;
+}
+
+sepax_status sepax_ref_overlap_one_opt(const sepax_shapes *store, uint32_t probe, uint32_t first,
+                                       size_t count, const sepax_query_options *options,
+                                       uint8_t *hit) {
+    if (!store) return SEPAX_ERR_NULL;
+    float margin;
+    sepax_shape_view a, b;
+    sepax_status st = get_margin(options, &margin);
+    if (st == SEPAX_OK) st = sepax_shapes_view(store, probe, &a);
+    if (st != SEPAX_OK) return st;
+    uint32_t total = sepax_shapes_count(store);
+    if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
+    if (count == 0) return SEPAX_OK;
+    if (!hit) return SEPAX_ERR_NULL;
+    for (size_t k = 0; k < count; k++) {
+        sepax_shapes_view(store, sepax_shapes_id(store, first + (uint32_t)k), &b);
+        hit[k] = (uint8_t)(pair_answer(&a, &b, margin).sep <= margin);
+    }
     return SEPAX_OK;
 }
 
 sepax_status sepax_ref_overlap(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                uint8_t *hit) {
-    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit);
-    if (st != SEPAX_OK) return st;
-    for (size_t i = 0; i < n; i++) {
-        sepax_polygon_view a, b;
-        sepax_shapes_view(store, pairs[i].a, &a);
-        sepax_shapes_view(store, pairs[i].b, &b);
-        hit[i] = (uint8_t)polygons_overlap(&a, &b);
-    }
-    return SEPAX_OK;
+    return sepax_ref_overlap_opt(store, pairs, n, NULL, hit);
 }
 
 sepax_status sepax_ref_collide(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                sepax_hit *out) {
-    sepax_status st = check_pairs(store, pairs, n, out, sizeof *out);
-    if (st != SEPAX_OK) return st;
-    for (size_t i = 0; i < n; i++) {
-        sepax_polygon_view a, b;
-        sepax_shapes_view(store, pairs[i].a, &a);
-        sepax_shapes_view(store, pairs[i].b, &b);
-        out[i] = polygons_collide(&a, &b);
-    }
-    return SEPAX_OK;
+    return sepax_ref_collide_opt(store, pairs, n, NULL, out);
 }
 
 sepax_status sepax_ref_overlap_one(const sepax_shapes *store, uint32_t probe, uint32_t first,
                                    size_t count, uint8_t *hit) {
-    if (!store) return SEPAX_ERR_NULL;
-    uint32_t total = sepax_shapes_count(store);
-    if (probe >= total || first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
-    if (count == 0) return SEPAX_OK;
-    if (!hit) return SEPAX_ERR_NULL;
-    sepax_polygon_view a, b;
-    sepax_shapes_view(store, probe, &a);
-    for (size_t k = 0; k < count; k++) {
-        sepax_shapes_view(store, first + (uint32_t)k, &b);
-        hit[k] = (uint8_t)polygons_overlap(&a, &b);
-    }
-    return SEPAX_OK;
+    return sepax_ref_overlap_one_opt(store, probe, first, count, NULL, hit);
 }
 
 /* Local to world, written out plainly: rotate then translate each vertex,
- * rotate each normal, put each plane through its vertex, bound the vertices. */
-sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world_polygon *out) {
+ * rotate each normal, put each plane through its vertex (a circle has no
+ * plane: its offsets are +Inf, so no plane of it ever separates anything),
+ * bound the vertices and grow the box by the radius. */
+sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world_shape *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    sepax_local_polygon local;
+    sepax_local_shape local;
     sepax_pose pose;
     sepax_status st = sepax_shapes_local(store, id, &local);
     if (st != SEPAX_OK) return st;
     sepax_shapes_get_pose(store, id, &pose);
     float c = pose.rotation.c, s = pose.rotation.s;
+    float no_plane = local.kind == SEPAX_KIND_CIRCLE ? INFINITY : -0.0f; /* x + -0 == x */
+    out->kind = local.kind;
     out->count = local.count;
+    out->radius = local.radius;
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
         sepax_vec2 v = local.vertex[k], n = local.normal[k];
         out->x[k] = (c * v.x - s * v.y) + pose.position.x;
         out->y[k] = (s * v.x + c * v.y) + pose.position.y;
         out->nx[k] = c * n.x - s * n.y;
         out->ny[k] = s * n.x + c * n.y;
-        out->c[k] = out->nx[k] * out->x[k] + out->ny[k] * out->y[k];
+        out->c[k] = (out->nx[k] * out->x[k] + out->ny[k] * out->y[k]) + no_plane;
     }
     sepax_aabb box = {{out->x[0], out->y[0]}, {out->x[0], out->y[0]}};
     for (int k = 1; k < SEPAX_MAX_VERTS; k++) {
@@ -143,6 +265,10 @@ sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world
         box.upper.x = out->x[k] > box.upper.x ? out->x[k] : box.upper.x;
         box.upper.y = out->y[k] > box.upper.y ? out->y[k] : box.upper.y;
     }
+    box.lower.x = box.lower.x - local.radius;
+    box.lower.y = box.lower.y - local.radius;
+    box.upper.x = box.upper.x + local.radius;
+    box.upper.y = box.upper.y + local.radius;
     out->aabb = box;
     return SEPAX_OK;
 }

@@ -1,13 +1,18 @@
 /* The SAT kernel, written once against lanes.h and compiled by meson once per
  * ISA (SEPAX_ISA_* picks the lanes, SEPAX_KERNEL_NAME names the export).
  *
- * Layout of the work: a pair owns an 8-lane slot, one lane per plane of A.
- * For each vertex j of B, broadcast it and take the running minimum of its
- * projection on all of A's planes at once; A's offsets are subtracted at the
- * end. The same with the roles swapped gives B's planes. All 8 vertices and
- * planes are visited whatever the real count (padding repeats the last one),
- * so the loop has no data-dependent branch: mispredictions cost more here
- * than the extra arithmetic. */
+ * Every shape is a convex core (1..8 vertices, padded to 8 by repeating the
+ * last) grown by a radius. A pair's separation is the largest of:
+ *   - A's planes against B's vertices, B's planes against A's vertices (the
+ *     one-sided form: least projection minus the plane's offset);
+ *   - for curved pairs, the axis through the closest pair of core vertices
+ *     (least projection of B minus greatest projection of A on it);
+ * minus the two radii. Pairs are sorted into three classes (kernel.h):
+ * sharp polygon pairs own an 8-lane slot (a lane per plane of A), circle
+ * pairs get a lane each, other curved pairs a slot like sharp ones plus the
+ * closest-vertices axis. All 8 rows are visited whatever the real count, so
+ * the loops have no data-dependent branch. */
+#include <math.h>
 #include <string.h>
 
 #include "kernel.h"
@@ -18,41 +23,22 @@
 #else
 #define SLOT1(arr) (arr)[1]
 #endif
+#define LANES (8 * SEPAX_P)
+
+#if defined(__clang__) || defined(__GNUC__)
+#define UNROLL8 _Pragma("GCC unroll 8")
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define UNROLL8
+#define ALWAYS_INLINE inline
+#endif
 
 typedef const sepax_poly_rec *rec_ptr;
 
-/* sep_a: per plane of A, the least projection of B minus A's offset (how far
- * B lies outside that edge); sep_b: the same for B's planes against A. */
-static inline void pair_separations(const rec_ptr *a, const rec_ptr *b, lf *sep_a, lf *sep_b) {
-    lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
-    lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
-    lf min_a = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0])),
-                      lf_mul(any, lf_bcast(&b[0]->y[0], &SLOT1(b)->y[0])));
-    lf min_b = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[0], &SLOT1(a)->x[0])),
-                      lf_mul(bny, lf_bcast(&a[0]->y[0], &SLOT1(a)->y[0])));
-#if defined(__clang__) || defined(__GNUC__)
-#pragma GCC unroll 8
-#endif
-    for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
-        lf da = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
-                       lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j])));
-        lf db = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
-                       lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j])));
-        min_a = lf_min(da, min_a);
-        min_b = lf_min(db, min_b);
-    }
-    *sep_a = lf_sub(min_a, lf_load(a[0]->c, SLOT1(a)->c));
-    *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
-}
-
-/* Overlap flags of one step; slot p's flag goes to hit[p] for p < live. */
-static inline void overlap_step(const rec_ptr *a, const rec_ptr *b, uint8_t *hit, int live) {
-    lf sa, sb;
-    pair_separations(a, b, &sa, &sb);
-    float m[8 * SEPAX_P];
-    lf_store(lf_slot_max(lf_max(sa, sb)), m);
-    for (int p = 0; p < live; p++) hit[p] = (uint8_t)(m[8 * p] <= 0.0f);
-}
+static const float k_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+static const float k_one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+static const float k_ninf[8] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                                -INFINITY, -INFINITY, -INFINITY, -INFINITY};
 
 static inline uint32_t float_bits(float f) {
     uint32_t u;
@@ -72,102 +58,284 @@ static inline float pick(int cond, float a, float b) {
     return bits_float((float_bits(a) & m) | (float_bits(b) & ~m));
 }
 
-static inline void collide_step(const rec_ptr *a, const rec_ptr *b, sepax_hit *out, int live) {
-    lf sa, sb;
+/* A hit, or all +0 for a miss, without a branch on which (a coin toss in a
+ * typical batch, so a branch would mispredict half the time). */
+static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
+    uint32_t keep = 0u - (uint32_t)(sep <= margin);
+    sepax_hit h;
+    h.hit = keep & 1u;
+    h.normal.x = bits_float(float_bits(nx) & keep);
+    h.normal.y = bits_float(float_bits(ny) & keep);
+    h.depth = bits_float(float_bits(0.0f - sep) & keep);
+    return h;
+}
+
+/* The unit axis along (dx, dy), or (1, 0) when both are zero (coincident
+ * vertices: any axis is as good, this one is fixed). */
+static inline void unit_axis(float dx, float dy, float *ux, float *uy) {
+    float d2 = dx * dx + dy * dy, d = __builtin_sqrtf(d2);
+    *ux = pick(d2 > 0.0f, dx / d, 1.0f);
+    *uy = pick(d2 > 0.0f, dy / d, 0.0f);
+}
+
+/* ---- slots: a pair per 8 lanes ---- */
+
+/* sep_a: per plane of A, the least projection of B minus A's offset (how far
+ * B lies outside that edge); sep_b: the same for B's planes against A. */
+static inline void pair_separations(const rec_ptr *a, const rec_ptr *b, lf *sep_a, lf *sep_b) {
+    lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
+    lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
+    lf min_a = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0])),
+                      lf_mul(any, lf_bcast(&b[0]->y[0], &SLOT1(b)->y[0])));
+    lf min_b = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[0], &SLOT1(a)->x[0])),
+                      lf_mul(bny, lf_bcast(&a[0]->y[0], &SLOT1(a)->y[0])));
+    UNROLL8
+    for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
+        lf da = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
+                       lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j])));
+        lf db = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
+                       lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j])));
+        min_a = lf_min(da, min_a);
+        min_b = lf_min(db, min_b);
+    }
+    *sep_a = lf_sub(min_a, lf_load(a[0]->c, SLOT1(a)->c));
+    *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
+}
+
+/* The closest-vertices axis of each slot's pair: the closest pair of core
+ * vertices (lowest vertex of A first, then of B, on ties), the unit axis
+ * from A's to B's, and B's least minus A's greatest projection on it. */
+static inline lf vertex_axis_separation(const rec_ptr *a, const rec_ptr *b, float *ux, float *uy) {
+    lf ax = lf_load(a[0]->x, SLOT1(a)->x), ay = lf_load(a[0]->y, SLOT1(a)->y);
+    lf dx = lf_sub(lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0]), ax);
+    lf dy = lf_sub(lf_bcast(&b[0]->y[0], &SLOT1(b)->y[0]), ay);
+    lf best = lf_add(lf_mul(dx, dx), lf_mul(dy, dy)), bdx = dx, bdy = dy;
+    UNROLL8
+    for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
+        dx = lf_sub(lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j]), ax);
+        dy = lf_sub(lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j]), ay);
+        lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
+        bdx = lf_sel_lt(d2, best, dx, bdx);
+        bdy = lf_sel_lt(d2, best, dy, bdy);
+        best = lf_min(d2, best);
+    }
+    unsigned eq = lf_eq_bits(best, lf_slot_min(best));
+    float fdx[LANES], fdy[LANES];
+    lf_store(bdx, fdx);
+    lf_store(bdy, fdy);
+    for (int p = 0; p < SEPAX_P; p++) {
+        unsigned lane = (unsigned)__builtin_ctz(((eq >> (8 * p)) & 0xffu) | 0x100u) & 7u;
+        unit_axis(fdx[8 * p + (int)lane], fdy[8 * p + (int)lane], &ux[p], &uy[p]);
+    }
+    lf vux = lf_bcast(&ux[0], &ux[SEPAX_P - 1]), vuy = lf_bcast(&uy[0], &uy[SEPAX_P - 1]);
+    lf pa = lf_add(lf_mul(vux, ax), lf_mul(vuy, ay));
+    lf pb = lf_add(lf_mul(vux, lf_load(b[0]->x, SLOT1(b)->x)),
+                   lf_mul(vuy, lf_load(b[0]->y, SLOT1(b)->y)));
+    return lf_sub(lf_slot_min(pb), lf_slot_max(pa));
+}
+
+/* Results of one step of SEPAX_P pairs. With `curved`, the closest-vertices
+ * axis joins (as axis 16, after A's planes 0-7 and B's 8-15) and the radii
+ * are subtracted. */
+static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const float *rsum,
+                                    int curved, int collide, float margin, uint8_t *hit,
+                                    sepax_hit *out) {
+    lf sa, sb, sv;
+    float ux[SEPAX_P], uy[SEPAX_P];
     pair_separations(a, b, &sa, &sb);
-    lf mx = lf_slot_max(lf_max(sa, sb));
-    unsigned eq_a = lf_eq_bits(sa, mx), eq_b = lf_eq_bits(sb, mx);
-    float m[8 * SEPAX_P];
+    lf mx = lf_max(sa, sb);
+    if (curved) {
+        sv = vertex_axis_separation(a, b, ux, uy);
+        mx = lf_max(mx, sv);
+    }
+    mx = lf_slot_max(mx);
+    float m[LANES];
     lf_store(mx, m);
-    for (int p = 0; p < live; p++) {
-        /* lowest equal lane wins: A's planes are bits 0-7, B's bits 8-15;
-         * bit 16 and the mask keep the index in range even for NaN input */
-        unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
-        unsigned axis = (unsigned)__builtin_ctz(bits | 0x10000u) & 15u;
+    if (!collide) {
+        for (int p = 0; p < SEPAX_P; p++)
+            hit[p] = (uint8_t)((curved ? m[8 * p] - rsum[p] : m[8 * p]) <= margin);
+        return;
+    }
+    unsigned eq_a = lf_eq_bits(sa, mx), eq_b = lf_eq_bits(sb, mx);
+    unsigned eq_v = curved ? lf_eq_bits(sv, mx) : 0u;
+    for (int p = 0; p < SEPAX_P; p++) {
+        /* lowest equal axis wins; bit 17 and the clamp keep the index in
+         * range even for NaN input */
+        unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8 |
+                        ((eq_v >> (8 * p)) & 1u) << 16;
+        unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
         /* B's outward normal points from B to A: reverse it, as 0 - n so a
          * zero component stays +0 */
         float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
         nx = pick(axis >= 8u, 0.0f - nx, nx);
         ny = pick(axis >= 8u, 0.0f - ny, ny);
-        float best = m[8 * p];
-        /* Whether the pair overlaps is a coin toss in a typical batch: a
-         * branch on it mispredicts half the time, so a miss is written by
-         * masking the hit's fields to +0 instead. */
-        uint32_t keep = 0u - (uint32_t)(best <= 0.0f);
-        sepax_hit h;
-        h.hit = keep & 1u;
-        h.normal.x = bits_float(float_bits(nx) & keep);
-        h.normal.y = bits_float(float_bits(ny) & keep);
-        h.depth = bits_float(float_bits(0.0f - best) & keep);
-        out[p] = h;
-    }
-}
-
-/* Walk a pair list SEPAX_P pairs at a time. A short tail fills the spare
- * slots with its last pair and keeps only the live results. Inlined with a
- * constant `step`, so each query gets its own loop. */
-typedef void (*pair_step)(const rec_ptr *a, const rec_ptr *b, void *out, size_t i, int live);
-
-static inline __attribute__((always_inline)) void walk_pairs(const sepax_poly_rec *rec,
-                                                             const sepax_pair *pairs, size_t n,
-                                                             void *out, pair_step step) {
-    rec_ptr a[SEPAX_P], b[SEPAX_P];
-    for (size_t i = 0; i < n; i += SEPAX_P) {
-        int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
-        for (int p = 0; p < SEPAX_P; p++) {
-            size_t k = p < live ? i + (size_t)p : i;
-            a[p] = rec + pairs[k].a;
-            b[p] = rec + pairs[k].b;
+        if (curved) {
+            nx = pick(axis >= 16u, ux[p], nx);
+            ny = pick(axis >= 16u, uy[p], ny);
         }
-        step(a, b, out, i, live);
+        out[p] = make_hit(curved ? m[8 * p] - rsum[p] : m[8 * p], margin, nx, ny);
     }
 }
 
-static inline void overlap_at(const rec_ptr *a, const rec_ptr *b, void *out, size_t i, int live) {
-    overlap_step(a, b, (uint8_t *)out + i, live);
+/* ---- circles: a pair per lane ---- */
+
+static ALWAYS_INLINE void circle_step(const float *ax, const float *ay, const float *bx,
+                                      const float *by, const float *rs, int collide, float margin,
+                                      uint8_t *hit, sepax_hit *out, int live) {
+    lf vax = lf_load(ax, ax + 8), vay = lf_load(ay, ay + 8);
+    lf vbx = lf_load(bx, bx + 8), vby = lf_load(by, by + 8);
+    lf dx = lf_sub(vbx, vax), dy = lf_sub(vby, vay);
+    lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy)), d = lf_sqrt(d2);
+    lf zero = lf_load(k_zero, k_zero);
+    lf ux = lf_sel_gt(d2, zero, lf_div(dx, d), lf_load(k_one, k_one));
+    lf uy = lf_sel_gt(d2, zero, lf_div(dy, d), zero);
+    lf pa = lf_add(lf_mul(ux, vax), lf_mul(uy, vay));
+    lf pb = lf_add(lf_mul(ux, vbx), lf_mul(uy, vby));
+    float sep[LANES];
+    lf_store(lf_sub(lf_sub(pb, pa), lf_load(rs, rs + 8)), sep);
+    if (!collide) {
+        for (int t = 0; t < live; t++) hit[t] = (uint8_t)(sep[t] <= margin);
+        return;
+    }
+    float fx[LANES], fy[LANES];
+    lf_store(ux, fx);
+    lf_store(uy, fy);
+    for (int t = 0; t < live; t++) out[t] = make_hit(sep[t], margin, fx[t], fy[t]);
 }
 
-static inline void collide_at(const rec_ptr *a, const rec_ptr *b, void *out, size_t i, int live) {
-    collide_step(a, b, (sepax_hit *)out + i, live);
+/* ---- walking a pair list ---- */
+
+/* Pairs pairs[base + idx[t]] for t < n (idx NULL: pairs[base + t]), one
+ * class, results to the same positions. Inlined with constants, so each
+ * class and query gets its own loop. A short tail repeats its last pair in
+ * the spare slots and keeps only the live results. */
+static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+                                    const uint16_t *idx, size_t n, unsigned cls, int collide,
+                                    float margin, uint8_t *hit, sepax_hit *out) {
+    const sepax_poly_rec *rec = st->rec;
+    const sepax_disc *disc = st->disc;
+    size_t step = cls == SEPAX_CLASS_CIRCLE ? LANES : SEPAX_P;
+    for (size_t i = 0; i < n; i += step) {
+        int live = n - i < step ? (int)(n - i) : (int)step;
+        size_t pos[LANES];
+        for (int t = 0; t < (int)step; t++) {
+            size_t k = i + (size_t)(t < live ? t : live - 1);
+            pos[t] = base + (idx ? idx[k] : k);
+        }
+        if (cls == SEPAX_CLASS_CIRCLE) {
+            _Alignas(64) float ax[LANES], ay[LANES], bx[LANES], by[LANES], rs[LANES];
+            for (int t = 0; t < LANES; t++) {
+                const sepax_disc *da = &disc[pairs[pos[t]].a & SEPAX_ID_INDEX_MASK];
+                const sepax_disc *db = &disc[pairs[pos[t]].b & SEPAX_ID_INDEX_MASK];
+                ax[t] = da->x;
+                ay[t] = da->y;
+                bx[t] = db->x;
+                by[t] = db->y;
+                rs[t] = da->r + db->r;
+            }
+            uint8_t h[LANES];
+            sepax_hit o[LANES];
+            circle_step(ax, ay, bx, by, rs, collide, margin, h, o, live);
+            for (int t = 0; t < live; t++) {
+                if (collide)
+                    out[pos[t]] = o[t];
+                else
+                    hit[pos[t]] = h[t];
+            }
+        } else {
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            float rsum[SEPAX_P];
+            for (int p = 0; p < SEPAX_P; p++) {
+                uint32_t ia = pairs[pos[p]].a & SEPAX_ID_INDEX_MASK;
+                uint32_t ib = pairs[pos[p]].b & SEPAX_ID_INDEX_MASK;
+                a[p] = rec + ia;
+                b[p] = rec + ib;
+                rsum[p] = disc[ia].r + disc[ib].r;
+            }
+            uint8_t h[SEPAX_P];
+            sepax_hit o[SEPAX_P];
+            slot_step(a, b, rsum, cls == SEPAX_CLASS_CURVED, collide, margin, h, o);
+            for (int p = 0; p < live; p++) {
+                if (collide)
+                    out[pos[p]] = o[p];
+                else
+                    hit[pos[p]] = h[p];
+            }
+        }
+    }
 }
 
-static void kernel_overlap(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n,
+#define CHUNK 512
+
+static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                    float margin, int collide, uint8_t *hit, sepax_hit *out) {
+    int mpos = margin > 0.0f;
+    if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count) { /* a store of circles only */
+        run_class(st, pairs, 0, NULL, n, SEPAX_CLASS_CIRCLE, collide, margin, hit, out);
+        return;
+    }
+    if (st->n_class[SEPAX_CLASS_SHARP] == st->count) { /* of sharp polygons only */
+        unsigned cls = mpos ? SEPAX_CLASS_CURVED : SEPAX_CLASS_SHARP;
+        if (cls == SEPAX_CLASS_SHARP)
+            run_class(st, pairs, 0, NULL, n, SEPAX_CLASS_SHARP, collide, margin, hit, out);
+        else
+            run_class(st, pairs, 0, NULL, n, SEPAX_CLASS_CURVED, collide, margin, hit, out);
+        return;
+    }
+    /* mixed: sort each chunk's pairs by class, then run each class */
+    for (size_t base = 0; base < n; base += CHUNK) {
+        size_t len = n - base < CHUNK ? n - base : CHUNK;
+        uint16_t idx[3][CHUNK];
+        size_t cnt[3] = {0, 0, 0};
+        for (size_t t = 0; t < len; t++) {
+            const sepax_pair *pr = &pairs[base + t];
+            unsigned c = sepax_pair_class(st->cls[pr->a & SEPAX_ID_INDEX_MASK],
+                                          st->cls[pr->b & SEPAX_ID_INDEX_MASK], mpos);
+            idx[c][cnt[c]++] = (uint16_t)t;
+        }
+        run_class(st, pairs, base, idx[0], cnt[0], SEPAX_CLASS_SHARP, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[1], cnt[1], SEPAX_CLASS_CIRCLE, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[2], cnt[2], SEPAX_CLASS_CURVED, collide, margin, hit, out);
+    }
+}
+
+static void kernel_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
                            uint8_t *hit) {
-    walk_pairs(rec, pairs, n, hit, overlap_at);
+    run_pairs(st, pairs, n, margin, 0, hit, NULL);
 }
 
-static void kernel_collide(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t n,
+static void kernel_collide(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
                            sepax_hit *out) {
-    walk_pairs(rec, pairs, n, out, collide_at);
+    run_pairs(st, pairs, n, margin, 1, NULL, out);
 }
 
-/* Per target lane, the largest separation between the probe and the shapes
- * of blocks b0 (slot 0) and b1 (slot 1). The probe's own loops run over its
- * real vertex count: that count is the same for the whole call, so those
- * branches are predicted; the targets' 8 rows are all visited. */
-static inline lf block_separation(const sepax_poly_rec *pr, int pn, const sepax_poly_block *b0,
-                                  const sepax_poly_block *b1) {
-    lf best = lf_bcast(&pr->c[0], &pr->c[0]); /* overwritten at i == 0 */
-    for (int i = 0; i < pn; i++) {            /* the probe's planes against the targets' vertices */
+/* ---- one shape against a range: a lane per target ---- */
+
+/* Per target lane of blocks b0 (slot 0) and b1 (slot 1), the separation from
+ * the probe, radii not yet subtracted. The probe's loops run over its real
+ * counts and the targets' over the most any lane of the blocks has: both are
+ * the same for many lanes in a row, so those branches are predicted. */
+static inline lf block_separation(const sepax_shapes *st, uint32_t probe, uint32_t b0i,
+                                  uint32_t b1i, int margin_positive) {
+    const sepax_poly_rec *pr = &st->rec[probe];
+    const sepax_poly_block *b0 = &st->block[b0i], *b1 = &st->block[b1i];
+    int pn = st->nverts[probe], pp = st->nplanes[probe];
+    sepax_block_info i0 = st->info[b0i], i1 = st->info[b1i];
+    int tv = i0.maxv > i1.maxv ? i0.maxv : i1.maxv, tp = i0.maxp > i1.maxp ? i0.maxp : i1.maxp;
+    lf best = lf_load(k_ninf, k_ninf);
+    for (int i = 0; i < pp; i++) { /* the probe's planes against the targets' vertices */
         lf pnx = lf_bcast(&pr->nx[i], &pr->nx[i]), pny = lf_bcast(&pr->ny[i], &pr->ny[i]);
         lf m = lf_add(lf_mul(pnx, lf_load(b0->x[0], b1->x[0])),
                       lf_mul(pny, lf_load(b0->y[0], b1->y[0])));
-#if defined(__clang__) || defined(__GNUC__)
-#pragma GCC unroll 8
-#endif
-        for (int k = 1; k < SEPAX_MAX_VERTS; k++) {
+        for (int k = 1; k < tv; k++) {
             lf d = lf_add(lf_mul(pnx, lf_load(b0->x[k], b1->x[k])),
                           lf_mul(pny, lf_load(b0->y[k], b1->y[k])));
             m = lf_min(d, m);
         }
-        lf s = lf_sub(m, lf_bcast(&pr->c[i], &pr->c[i]));
-        best = i ? lf_max(s, best) : s;
+        best = lf_max(lf_sub(m, lf_bcast(&pr->c[i], &pr->c[i])), best);
     }
-#if defined(__clang__) || defined(__GNUC__)
-#pragma GCC unroll 8
-#endif
-    for (int k = 0; k < SEPAX_MAX_VERTS; k++) { /* the targets' planes against the probe */
+    for (int k = 0; k < tp; k++) { /* the targets' planes against the probe */
         lf tnx = lf_load(b0->nx[k], b1->nx[k]), tny = lf_load(b0->ny[k], b1->ny[k]);
         lf m = lf_add(lf_mul(tnx, lf_bcast(&pr->x[0], &pr->x[0])),
                       lf_mul(tny, lf_bcast(&pr->y[0], &pr->y[0])));
@@ -178,24 +346,63 @@ static inline lf block_separation(const sepax_poly_rec *pr, int pn, const sepax_
         }
         best = lf_max(lf_sub(m, lf_load(b0->c[k], b1->c[k])), best);
     }
-    return best;
+    int probe_curved = st->cls[probe] != SEPAX_CLASS_SHARP || margin_positive;
+    if (!probe_curved && !i0.curved && !i1.curved) return best;
+    /* the closest-vertices axis, per lane: probe vertex i, target vertex k */
+    lf bdx = best, bdy = best, bd2 = best; /* set at i == 0, k == 0 */
+    for (int i = 0; i < pn; i++) {
+        lf px = lf_bcast(&pr->x[i], &pr->x[i]), py = lf_bcast(&pr->y[i], &pr->y[i]);
+        for (int k = 0; k < tv; k++) {
+            lf dx = lf_sub(lf_load(b0->x[k], b1->x[k]), px);
+            lf dy = lf_sub(lf_load(b0->y[k], b1->y[k]), py);
+            lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
+            if (i == 0 && k == 0) {
+                bdx = dx;
+                bdy = dy;
+                bd2 = d2;
+            } else {
+                bdx = lf_sel_lt(d2, bd2, dx, bdx);
+                bdy = lf_sel_lt(d2, bd2, dy, bdy);
+                bd2 = lf_min(d2, bd2);
+            }
+        }
+    }
+    lf d = lf_sqrt(bd2), zero = lf_load(k_zero, k_zero);
+    lf ux = lf_sel_gt(bd2, zero, lf_div(bdx, d), lf_load(k_one, k_one));
+    lf uy = lf_sel_gt(bd2, zero, lf_div(bdy, d), zero);
+    lf pa = best, pb = best; /* set at j == 0, k == 0 */
+    for (int j = 0; j < pn; j++) {
+        lf v = lf_add(lf_mul(ux, lf_bcast(&pr->x[j], &pr->x[j])),
+                      lf_mul(uy, lf_bcast(&pr->y[j], &pr->y[j])));
+        pa = j ? lf_max(v, pa) : v;
+    }
+    for (int k = 0; k < tv; k++) {
+        lf v = lf_add(lf_mul(ux, lf_load(b0->x[k], b1->x[k])),
+                      lf_mul(uy, lf_load(b0->y[k], b1->y[k])));
+        pb = k ? lf_min(v, pb) : v;
+    }
+    lf sv = lf_sub(pb, pa);
+    if (!probe_curved) /* sharp targets of a sharp probe take no vertex axis */
+        sv = lf_add(sv, lf_load(st->local[b0i].vbias, st->local[b1i].vbias));
+    return lf_max(sv, best);
 }
 
-static void kernel_overlap_one(const sepax_shapes *store, uint32_t probe, uint32_t first,
-                               size_t count, uint8_t *hit) {
-    const sepax_poly_rec *pr = store->rec + probe;
-    int pn = store->nverts[probe];
+static void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t first, size_t count,
+                               float margin, uint8_t *hit) {
     size_t end = first + count;
     size_t b = first / SEPAX_BLOCK_LANES, b_end = (end + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    int mpos = margin > 0.0f;
+    lf pr = lf_bcast(&st->disc[probe].r, &st->disc[probe].r);
     for (; b < b_end; b += SEPAX_P) {
-        const sepax_poly_block *b1 = store->block + (b + 1 < b_end ? b + SEPAX_P - 1 : b);
-        lf best = block_separation(pr, pn, store->block + b, b1);
-        float m[8 * SEPAX_P];
-        lf_store(best, m);
+        uint32_t b1 = (uint32_t)(b + 1 < b_end ? b + SEPAX_P - 1 : b);
+        lf sep = block_separation(st, probe, (uint32_t)b, b1, mpos);
+        lf rs = lf_add(pr, lf_load(st->local[b].r, st->local[b1].r));
+        float m[LANES];
+        lf_store(lf_sub(sep, rs), m);
         /* write the lanes inside [first, end): all of them but at the ends */
-        size_t lo = b * SEPAX_BLOCK_LANES, hi = lo + 8 * SEPAX_P;
+        size_t lo = b * SEPAX_BLOCK_LANES, hi = lo + LANES;
         size_t from = lo > first ? lo : first, to = hi < end ? hi : end;
-        for (size_t id = from; id < to; id++) hit[id - first] = (uint8_t)(m[id - lo] <= 0.0f);
+        for (size_t id = from; id < to; id++) hit[id - first] = (uint8_t)(m[id - lo] <= margin);
     }
 }
 

@@ -1,5 +1,6 @@
 /* The shape store: local shapes, poses and the world data queries read, all
- * in arrays of `cap` shapes; ids are dense indices. */
+ * in arrays of `cap` shapes, dense: the shapes are at indices 0 .. count-1
+ * and a removal moves the last one into the hole. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,25 +8,42 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "polygon.h"
+#include "shape_build.h"
 #include "store.h"
 
 #define STORE_ALIGN 64
 #define CAP_GRAIN 16 /* capacities stay multiples of this, so blocks are whole */
+#define L SEPAX_BLOCK_LANES
 
 /* Each array of the store: where its pointer lives and its bytes per shape. */
 static const struct {
     size_t field, per_shape;
 } arrays[] = {
     {offsetof(sepax_shapes, rec), sizeof(sepax_poly_rec)},
-    {offsetof(sepax_shapes, block), sizeof(sepax_poly_block) / SEPAX_BLOCK_LANES},
-    {offsetof(sepax_shapes, aabb), sizeof(sepax_aabb_block) / SEPAX_BLOCK_LANES},
-    {offsetof(sepax_shapes, local), sizeof(sepax_local_block) / SEPAX_BLOCK_LANES},
+    {offsetof(sepax_shapes, block), sizeof(sepax_poly_block) / L},
+    {offsetof(sepax_shapes, aabb), sizeof(sepax_aabb_block) / L},
+    {offsetof(sepax_shapes, local), sizeof(sepax_local_block) / L},
     {offsetof(sepax_shapes, lrec), sizeof(sepax_local_rec)},
-    {offsetof(sepax_shapes, pose), sizeof(sepax_pose_block) / SEPAX_BLOCK_LANES},
+    {offsetof(sepax_shapes, pose), sizeof(sepax_pose_block) / L},
+    {offsetof(sepax_shapes, disc), sizeof(sepax_disc)},
+    {offsetof(sepax_shapes, info), sizeof(sepax_block_info)},
     {offsetof(sepax_shapes, nverts), 1},
+    {offsetof(sepax_shapes, nplanes), 1},
+    {offsetof(sepax_shapes, kind), 1},
+    {offsetof(sepax_shapes, cls), 1},
+    {offsetof(sepax_shapes, gen), 1},
 };
 #define NARRAYS (sizeof arrays / sizeof arrays[0])
+
+static void *libc_alloc(size_t size, size_t align, void *ctx) {
+    (void)ctx;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void libc_free(void *ptr, void *ctx) {
+    (void)ctx;
+    free(ptr);
+}
 
 static void **array_ptr(sepax_shapes *s, size_t i) {
     return (void **)(void *)((char *)s + arrays[i].field);
@@ -47,82 +65,216 @@ static int store_resize(sepax_shapes *s, size_t cap) {
     if (cap > SIZE_MAX / sizeof(sepax_poly_rec)) return 0; /* 32-bit size_t */
     void *fresh[NARRAYS] = {0};
     for (size_t i = 0; i < NARRAYS; i++) {
-        fresh[i] = aligned_alloc(STORE_ALIGN, array_bytes(i, cap));
+        fresh[i] = s->mem.alloc(array_bytes(i, cap), STORE_ALIGN, s->mem.ctx);
         if (!fresh[i]) {
-            for (size_t k = 0; k < i; k++) free(fresh[k]);
+            for (size_t k = 0; k < i; k++) s->mem.free(fresh[k], s->mem.ctx);
             return 0;
         }
         memset(fresh[i], 0, array_bytes(i, cap));
     }
     for (size_t i = 0; i < NARRAYS; i++) {
         void **p = array_ptr(s, i);
-        if (*p) memcpy(fresh[i], *p, array_bytes(i, s->cap));
-        free(*p);
+        if (*p) {
+            memcpy(fresh[i], *p, array_bytes(i, s->cap));
+            s->mem.free(*p, s->mem.ctx);
+        }
         *p = fresh[i];
     }
     s->cap = (uint32_t)cap;
     return 1;
 }
 
-sepax_shapes *sepax_shapes_create(size_t capacity) {
+sepax_shapes *sepax_shapes_create_with(size_t capacity, const sepax_allocator *allocator) {
     if (capacity > SEPAX_STORE_MAX_SHAPES) return NULL;
-    sepax_shapes *s = calloc(1, sizeof *s);
+    sepax_allocator mem = {libc_alloc, libc_free, NULL};
+    if (allocator) {
+        if (!allocator->alloc || !allocator->free) return NULL;
+        mem = *allocator;
+    }
+    sepax_shapes *s = mem.alloc(sizeof *s, STORE_ALIGN, mem.ctx);
     if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->mem = mem;
     if (!store_resize(s, round_cap(capacity))) {
-        free(s);
+        mem.free(s, mem.ctx);
         return NULL;
     }
     return s;
 }
 
+sepax_shapes *sepax_shapes_create(size_t capacity) {
+    return sepax_shapes_create_with(capacity, NULL);
+}
+
 void sepax_shapes_destroy(sepax_shapes *store) {
     if (!store) return;
-    for (size_t i = 0; i < NARRAYS; i++) free(*array_ptr(store, i));
-    free(store);
+    sepax_allocator mem = store->mem;
+    for (size_t i = 0; i < NARRAYS; i++) mem.free(*array_ptr(store, i), mem.ctx);
+    mem.free(store, mem.ctx);
 }
 
 uint32_t sepax_shapes_count(const sepax_shapes *store) { return store ? store->count : 0; }
 
-sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points, int count,
-                                      uint32_t *out_id) {
-    if (!store || !points || !out_id) return SEPAX_ERR_NULL;
-    sepax_poly_rec rec;
-    uint8_t nverts;
-    sepax_status st = sepax_polygon_build(points, count, &rec, &nverts);
-    if (st != SEPAX_OK) return st;
+uint32_t sepax_shapes_id(const sepax_shapes *store, uint32_t index) {
+    if (!store || index >= store->count) return SEPAX_NO_ID;
+    return index | (uint32_t)store->gen[index] << SEPAX_ID_INDEX_BITS;
+}
+
+void sepax_block_info_refresh(sepax_shapes *s, uint32_t i) {
+    uint32_t lo = i / L * L, hi = lo + L < s->count ? lo + L : s->count;
+    sepax_block_info info = {0, 0, 0, 0};
+    for (uint32_t k = lo; k < hi; k++) {
+        if (s->nverts[k] > info.maxv) info.maxv = s->nverts[k];
+        if (s->nplanes[k] > info.maxp) info.maxp = s->nplanes[k];
+        if (s->cls[k] != SEPAX_CLASS_SHARP) info.curved = 1;
+    }
+    s->info[i / L] = info;
+}
+
+static uint8_t class_of(const sepax_shape_src *src) {
+    if (src->kind == SEPAX_KIND_CIRCLE) return SEPAX_CLASS_CIRCLE;
+    return src->radius > 0.0f ? SEPAX_CLASS_CURVED : SEPAX_CLASS_SHARP;
+}
+
+/* Store a validated shape at the next index, with the identity pose. */
+static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint32_t *out_id) {
     if (store->count == store->cap) {
         if (store->cap >= SEPAX_STORE_MAX_SHAPES) return SEPAX_ERR_COUNT;
         size_t cap = (size_t)store->cap * 2;
         if (cap > SEPAX_STORE_MAX_SHAPES) cap = SEPAX_STORE_MAX_SHAPES;
         if (!store_resize(store, round_cap(cap))) return SEPAX_ERR_NOMEM;
     }
-    uint32_t id = store->count;
-    store->nverts[id] = nverts;
-    sepax_local_block *l = &store->local[id / SEPAX_BLOCK_LANES];
-    sepax_pose_block *p = &store->pose[id / SEPAX_BLOCK_LANES];
-    unsigned lane = id % SEPAX_BLOCK_LANES;
-    sepax_local_rec *lr = &store->lrec[id];
+    uint32_t i = store->count;
+    sepax_local_block *l = &store->local[i / L];
+    sepax_pose_block *p = &store->pose[i / L];
+    unsigned lane = i % L;
+    sepax_local_rec *lr = &store->lrec[i];
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-        l->x[k][lane] = lr->x[k] = rec.x[k];
-        l->y[k][lane] = lr->y[k] = rec.y[k];
-        l->nx[k][lane] = lr->nx[k] = rec.nx[k];
-        l->ny[k][lane] = lr->ny[k] = rec.ny[k];
+        l->x[k][lane] = lr->x[k] = src->x[k];
+        l->y[k][lane] = lr->y[k] = src->y[k];
+        l->nx[k][lane] = lr->nx[k] = src->nx[k];
+        l->ny[k][lane] = lr->ny[k] = src->ny[k];
     }
+    uint8_t cls = class_of(src);
+    l->r[lane] = src->radius;
+    l->cbias[lane] = src->nplanes ? -0.0f : (float)INFINITY;
+    l->vbias[lane] = cls == SEPAX_CLASS_SHARP ? -(float)INFINITY : -0.0f;
     p->px[lane] = 0.0f; /* the identity pose: world = local */
     p->py[lane] = 0.0f;
     p->c[lane] = 1.0f;
     p->s[lane] = 0.0f;
-    sepax_transform_shape(store, id);
-    store->count = id + 1;
-    *out_id = id;
+    store->nverts[i] = src->nverts;
+    store->nplanes[i] = src->nplanes;
+    store->kind[i] = src->kind;
+    store->cls[i] = cls;
+    store->n_class[cls]++;
+    store->count = i + 1;
+    sepax_transform_shape(store, i);
+    sepax_block_info_refresh(store, i);
+    *out_id = i | (uint32_t)store->gen[i] << SEPAX_ID_INDEX_BITS;
     return SEPAX_OK;
 }
 
-sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_polygon_view *out) {
+sepax_status sepax_shapes_add_rounded(sepax_shapes *store, const sepax_vec2 *points, int count,
+                                      float radius, uint32_t *out_id) {
+    if (!store || !points || !out_id) return SEPAX_ERR_NULL;
+    sepax_shape_src src;
+    sepax_status st = sepax_build_polygon(points, count, radius, &src);
+    return st == SEPAX_OK ? insert(store, &src, out_id) : st;
+}
+
+sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points, int count,
+                                      uint32_t *out_id) {
+    return sepax_shapes_add_rounded(store, points, count, 0.0f, out_id);
+}
+
+sepax_status sepax_shapes_add_circle(sepax_shapes *store, sepax_vec2 center, float radius,
+                                     uint32_t *out_id) {
+    if (!store || !out_id) return SEPAX_ERR_NULL;
+    sepax_shape_src src;
+    sepax_status st = sepax_build_circle(center, radius, &src);
+    return st == SEPAX_OK ? insert(store, &src, out_id) : st;
+}
+
+sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 p0, sepax_vec2 p1,
+                                      float radius, uint32_t *out_id) {
+    if (!store || !out_id) return SEPAX_ERR_NULL;
+    sepax_shape_src src;
+    sepax_status st = sepax_build_capsule(p0, p1, radius, &src);
+    return st == SEPAX_OK ? insert(store, &src, out_id) : st;
+}
+
+sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_width, float half_height,
+                                  uint32_t *out_id) {
+    if (!store || !out_id) return SEPAX_ERR_NULL;
+    sepax_shape_src src;
+    sepax_status st = sepax_build_box(half_width, half_height, &src);
+    return st == SEPAX_OK ? insert(store, &src, out_id) : st;
+}
+
+/* Copy lane `from` of every row of a transposed block type to lane `to`, and
+ * zero lane `from` (lanes past count stay zero). */
+static void move_lane(float *rows_to, float *rows_from, size_t nrows, unsigned to, unsigned from) {
+    for (size_t r = 0; r < nrows; r++) {
+        rows_to[r * L + to] = rows_from[r * L + from];
+        rows_from[r * L + from] = 0.0f;
+    }
+}
+
+#define MOVE_BLOCK(arr, to, from)                                                                  \
+    move_lane((float *)(void *)&s->arr[(to) / L], (float *)(void *)&s->arr[(from) / L],            \
+              sizeof s->arr[0] / sizeof(float) / L, (to) % L, (from) % L)
+
+sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
+    if (!store) return SEPAX_ERR_NULL;
+    sepax_status st = sepax_check_id(store, id);
+    if (st != SEPAX_OK) return st;
+    sepax_shapes *s = store;
+    uint32_t i = sepax_id_index(id), last = s->count - 1;
+    sepax_move mv = {SEPAX_NO_ID, SEPAX_NO_ID};
+    s->n_class[s->cls[i]]--;
+    if (i != last) {
+        mv.from = last | (uint32_t)s->gen[last] << SEPAX_ID_INDEX_BITS;
+        s->rec[i] = s->rec[last];
+        s->lrec[i] = s->lrec[last];
+        s->disc[i] = s->disc[last];
+        s->nverts[i] = s->nverts[last];
+        s->nplanes[i] = s->nplanes[last];
+        s->kind[i] = s->kind[last];
+        s->cls[i] = s->cls[last];
+    }
+    MOVE_BLOCK(block, i, last);
+    MOVE_BLOCK(aabb, i, last);
+    MOVE_BLOCK(local, i, last);
+    MOVE_BLOCK(pose, i, last);
+    memset(&s->rec[last], 0, sizeof s->rec[last]);
+    memset(&s->lrec[last], 0, sizeof s->lrec[last]);
+    memset(&s->disc[last], 0, sizeof s->disc[last]);
+    s->nverts[last] = s->nplanes[last] = s->kind[last] = s->cls[last] = 0;
+    /* new generations: index i holds another shape (or none), and index
+     * `last` is vacated, so neither old id names anything any more */
+    s->gen[i]++;
+    if (i != last) {
+        s->gen[last]++;
+        mv.to = i | (uint32_t)s->gen[i] << SEPAX_ID_INDEX_BITS;
+    }
+    s->count = last;
+    sepax_block_info_refresh(s, i);
+    if (last / L != i / L) sepax_block_info_refresh(s, last);
+    if (moved) *moved = mv;
+    return SEPAX_OK;
+}
+
+sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_shape_view *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if (id >= store->count) return SEPAX_ERR_BAD_ID;
-    const sepax_poly_rec *r = &store->rec[id];
-    out->count = store->nverts[id];
+    sepax_status st = sepax_check_id(store, id);
+    if (st != SEPAX_OK) return st;
+    uint32_t i = sepax_id_index(id);
+    const sepax_poly_rec *r = &store->rec[i];
+    out->kind = store->kind[i];
+    out->count = store->nverts[i];
+    out->planes = store->nplanes[i];
+    out->radius = store->local[i / L].r[i % L];
     out->x = r->x;
     out->y = r->y;
     out->nx = r->nx;
@@ -131,15 +283,18 @@ sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_pol
     return SEPAX_OK;
 }
 
-sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_local_polygon *out) {
+sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_local_shape *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if (id >= store->count) return SEPAX_ERR_BAD_ID;
-    const sepax_local_block *l = &store->local[id / SEPAX_BLOCK_LANES];
-    unsigned i = id % SEPAX_BLOCK_LANES;
-    out->count = store->nverts[id];
+    sepax_status st = sepax_check_id(store, id);
+    if (st != SEPAX_OK) return st;
+    uint32_t i = sepax_id_index(id);
+    const sepax_local_rec *l = &store->lrec[i];
+    out->kind = store->kind[i];
+    out->count = store->nverts[i];
+    out->radius = store->local[i / L].r[i % L];
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-        out->vertex[k] = (sepax_vec2){l->x[k][i], l->y[k][i]};
-        out->normal[k] = (sepax_vec2){l->nx[k][i], l->ny[k][i]};
+        out->vertex[k] = (sepax_vec2){l->x[k], l->y[k]};
+        out->normal[k] = (sepax_vec2){l->nx[k], l->ny[k]};
     }
     return SEPAX_OK;
 }
@@ -164,14 +319,15 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
     if (first > store->count || count > (size_t)(store->count - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!poses) return SEPAX_ERR_NULL;
+    if ((uintptr_t)poses % _Alignof(sepax_pose)) return SEPAX_ERR_MISALIGNED;
     for (size_t i = 0; i < count; i++) { /* all or nothing */
         sepax_status st = check_pose(&poses[i]);
         if (st != SEPAX_OK) return st;
     }
     for (size_t i = 0; i < count; i++) {
         uint32_t id = first + (uint32_t)i;
-        sepax_pose_block *p = &store->pose[id / SEPAX_BLOCK_LANES];
-        unsigned lane = id % SEPAX_BLOCK_LANES;
+        sepax_pose_block *p = &store->pose[id / L];
+        unsigned lane = id % L;
         p->px[lane] = poses[i].position.x;
         p->py[lane] = poses[i].position.y;
         p->c[lane] = poses[i].rotation.c;
@@ -182,21 +338,23 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
 
 sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id, sepax_pose *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if (id >= store->count) return SEPAX_ERR_BAD_ID;
-    const sepax_pose_block *p = &store->pose[id / SEPAX_BLOCK_LANES];
-    unsigned i = id % SEPAX_BLOCK_LANES;
-    out->position = (sepax_vec2){p->px[i], p->py[i]};
-    out->rotation = (sepax_rotation){p->c[i], p->s[i]};
+    sepax_status st = sepax_check_id(store, id);
+    if (st != SEPAX_OK) return st;
+    uint32_t i = sepax_id_index(id);
+    const sepax_pose_block *p = &store->pose[i / L];
+    out->position = (sepax_vec2){p->px[i % L], p->py[i % L]};
+    out->rotation = (sepax_rotation){p->c[i % L], p->s[i % L]};
     return SEPAX_OK;
 }
 
 sepax_status sepax_shapes_aabb(const sepax_shapes *store, uint32_t id, sepax_aabb *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if (id >= store->count) return SEPAX_ERR_BAD_ID;
-    const sepax_aabb_block *b = &store->aabb[id / SEPAX_BLOCK_LANES];
-    unsigned i = id % SEPAX_BLOCK_LANES;
-    out->lower = (sepax_vec2){b->minx[i], b->miny[i]};
-    out->upper = (sepax_vec2){b->maxx[i], b->maxy[i]};
+    sepax_status st = sepax_check_id(store, id);
+    if (st != SEPAX_OK) return st;
+    uint32_t i = sepax_id_index(id);
+    const sepax_aabb_block *b = &store->aabb[i / L];
+    out->lower = (sepax_vec2){b->minx[i % L], b->miny[i % L]};
+    out->upper = (sepax_vec2){b->maxx[i % L], b->maxy[i % L]};
     return SEPAX_OK;
 }
 

@@ -6,7 +6,9 @@ const char *sepax_status_str(sepax_status status) {
     case SEPAX_ERR_NULL: return "SEPAX_ERR_NULL: a required pointer was NULL";
     case SEPAX_ERR_NONFINITE: return "SEPAX_ERR_NONFINITE: a coordinate was NaN or infinite";
     case SEPAX_ERR_RANGE: return "SEPAX_ERR_RANGE: a coordinate exceeded SEPAX_COORD_LIMIT";
-    case SEPAX_ERR_TOO_FEW_POINTS: return "SEPAX_ERR_TOO_FEW_POINTS: fewer than 3 distinct points";
+    case SEPAX_ERR_TOO_FEW_POINTS:
+        return "SEPAX_ERR_TOO_FEW_POINTS: too few distinct points (3 for a polygon, 2 for a "
+               "capsule)";
     case SEPAX_ERR_TOO_MANY_VERTS:
         return "SEPAX_ERR_TOO_MANY_VERTS: more than SEPAX_MAX_VERTS points";
     case SEPAX_ERR_COLLINEAR: return "SEPAX_ERR_COLLINEAR: the points lie on one line";
@@ -18,6 +20,10 @@ const char *sepax_status_str(sepax_status status) {
     case SEPAX_ERR_UNSUPPORTED:
         return "SEPAX_ERR_UNSUPPORTED: backend not built in or not on this CPU";
     case SEPAX_ERR_BAD_POSE: return "SEPAX_ERR_BAD_POSE: a rotation that is not unit length";
+    case SEPAX_ERR_BAD_SIZE:
+        return "SEPAX_ERR_BAD_SIZE: a radius or half extent negative, or zero where it must not be";
+    case SEPAX_ERR_STALE_ID: return "SEPAX_ERR_STALE_ID: the id of a removed shape";
+    case SEPAX_ERR_MISALIGNED: return "SEPAX_ERR_MISALIGNED: a buffer not aligned for its type";
     }
     return "unknown sepax_status";
 }

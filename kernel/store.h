@@ -36,12 +36,24 @@ typedef struct sepax_poly_block {
 } sepax_poly_block;
 
 /* What a shape is in its own frame: vertices and edge normals, transposed
- * like sepax_poly_block (offsets are recomputed in world space). */
+ * like sepax_poly_block (offsets are recomputed in world space), and per
+ * shape:
+ *   r      the rounding radius (the same in every frame);
+ *   cbias  added to each world plane offset: -0 (changes nothing) for a
+ *          shape with planes, +Inf for a circle, whose planes must never
+ *          separate (projection minus +Inf offset = -Inf);
+ *   vbias  added to the closest-vertices axis' separation: -0 for a curved
+ *          shape, -Inf for a sharp polygon (two sharp polygons need only
+ *          their edge normals, unless a query asks for a positive margin). */
 typedef struct sepax_local_block {
     float x[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
     float y[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
     float nx[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
     float ny[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
+    float r[SEPAX_BLOCK_LANES];
+    float cbias[SEPAX_BLOCK_LANES];
+    float vbias[SEPAX_BLOCK_LANES];
+    float pad_[SEPAX_BLOCK_LANES];
 } sepax_local_block;
 
 /* The local shape again, one record per shape, for the update of the
@@ -64,6 +76,22 @@ typedef struct sepax_aabb_block {
     float maxx[SEPAX_BLOCK_LANES], maxy[SEPAX_BLOCK_LANES];
 } sepax_aabb_block;
 
+/* Per block of eight shapes, what lets sepax_overlap_one skip rows that are
+ * padding in every lane: the most vertices and planes of its shapes, and
+ * whether any of them is curved. */
+typedef struct sepax_block_info {
+    uint8_t maxv, maxp, curved, pad_;
+} sepax_block_info;
+
+/* A shape's first world vertex and radius: all of a circle, and what the
+ * curved-pair kernels read for the radii. */
+typedef struct sepax_disc {
+    float x, y, r, pad_;
+} sepax_disc;
+
+/* The three ways a pair is computed (sepax_pair_class). */
+enum { SEPAX_CLASS_SHARP = 0, SEPAX_CLASS_CIRCLE = 1, SEPAX_CLASS_CURVED = 2 };
+
 /* Every array holds `cap` shapes (cap / 8 blocks), 64-byte aligned; lanes
  * past `count` are zero. World data (rec, block, aabb) is what queries read;
  * sepax_shapes_update derives it from local data and poses. */
@@ -74,16 +102,38 @@ struct sepax_shapes {
     sepax_local_block *local; /* local shapes */
     sepax_local_rec *lrec;    /* local shapes, per shape */
     sepax_pose_block *pose;   /* poses */
-    uint8_t *nverts;          /* vertex counts */
+    sepax_disc *disc;         /* world, first vertex and radius */
+    sepax_block_info *info;   /* per block (one entry per shape allocated, the first cap/8 used) */
+    uint8_t *nverts;          /* core vertex counts */
+    uint8_t *nplanes;         /* plane counts */
+    uint8_t *kind;            /* sepax_kind */
+    uint8_t *cls;             /* SEPAX_CLASS_SHARP / CIRCLE / CURVED (any other curved shape) */
+    uint8_t *gen;             /* generation of each index (the id's high bits) */
     uint32_t count;
-    uint32_t cap; /* a multiple of 16 */
+    uint32_t cap;        /* a multiple of 16 */
+    uint32_t n_class[3]; /* shapes of each class */
+    sepax_allocator mem;
 };
+
+static inline uint32_t sepax_id_index(uint32_t id) { return id & SEPAX_ID_INDEX_MASK; }
+
+/* SEPAX_OK, SEPAX_ERR_BAD_ID (index past the shapes) or SEPAX_ERR_STALE_ID
+ * (an index whose shape was removed or replaced since the id was given). */
+static inline sepax_status sepax_check_id(const sepax_shapes *s, uint32_t id) {
+    uint32_t i = sepax_id_index(id);
+    if (i < s->cap && s->gen[i] != (uint8_t)(id >> SEPAX_ID_INDEX_BITS)) return SEPAX_ERR_STALE_ID;
+    if (i >= s->count) return SEPAX_ERR_BAD_ID;
+    return SEPAX_OK;
+}
 
 /* World data of one shape from its local data and pose, one lane at a time:
  * the formula every update kernel follows operation for operation. */
 void sepax_transform_shape(sepax_shapes *s, uint32_t id);
 
-/* Shapes a store can hold: ids are uint32_t and record bytes must fit size_t. */
-#define SEPAX_STORE_MAX_SHAPES 0x7fffffffu
+/* Shapes a store can hold: as many as the id's index bits number. */
+#define SEPAX_STORE_MAX_SHAPES SEPAX_MAX_SHAPES
+
+/* Recompute the sepax_block_info of the block holding index i. */
+void sepax_block_info_refresh(sepax_shapes *s, uint32_t i);
 
 #endif

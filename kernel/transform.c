@@ -2,8 +2,10 @@
  * and the formula the SIMD update kernels follow operation for operation.
  *   world vertex = (c*x - s*y) + px, (s*x + c*y) + py
  *   world normal = c*nx - s*ny, s*nx + c*ny
- *   world offset = nx'*x' + ny'*y' (plane k through vertex k)
- *   bounds       = running min / max over the 8 (padded) vertices */
+ *   world offset = (nx'*x' + ny'*y') + cbias (plane k through vertex k;
+ *                  cbias is -0, or +Inf for a circle, which has no plane)
+ *   bounds       = running min / max over the 8 (padded) vertices, then
+ *                  min - r and max + r */
 #include "store.h"
 
 void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
@@ -13,6 +15,7 @@ void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
     sepax_aabb_block *b = &st->aabb[id / SEPAX_BLOCK_LANES];
     unsigned i = id % SEPAX_BLOCK_LANES;
     float c = p->c[i], s = p->s[i], px = p->px[i], py = p->py[i];
+    float r = l->r[i], cbias = l->cbias[i];
     float minx = 0, miny = 0, maxx = 0, maxy = 0;
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
         float x = l->x[k][i], y = l->y[k][i], nx = l->nx[k][i], ny = l->ny[k][i];
@@ -22,22 +25,23 @@ void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
         w->y[k][i] = wy;
         w->nx[k][i] = wnx;
         w->ny[k][i] = wny;
-        w->c[k][i] = wnx * wx + wny * wy;
+        w->c[k][i] = (wnx * wx + wny * wy) + cbias;
         minx = k == 0 || wx < minx ? wx : minx;
         miny = k == 0 || wy < miny ? wy : miny;
         maxx = k == 0 || wx > maxx ? wx : maxx;
         maxy = k == 0 || wy > maxy ? wy : maxy;
     }
-    b->minx[i] = minx;
-    b->miny[i] = miny;
-    b->maxx[i] = maxx;
-    b->maxy[i] = maxy;
-    sepax_poly_rec *r = &st->rec[id]; /* the record holds the same values */
+    b->minx[i] = minx - r;
+    b->miny[i] = miny - r;
+    b->maxx[i] = maxx + r;
+    b->maxy[i] = maxy + r;
+    sepax_poly_rec *rec = &st->rec[id]; /* the record holds the same values */
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-        r->x[k] = w->x[k][i];
-        r->y[k] = w->y[k][i];
-        r->nx[k] = w->nx[k][i];
-        r->ny[k] = w->ny[k][i];
-        r->c[k] = w->c[k][i];
+        rec->x[k] = w->x[k][i];
+        rec->y[k] = w->y[k][i];
+        rec->nx[k] = w->nx[k][i];
+        rec->ny[k] = w->ny[k][i];
+        rec->c[k] = w->c[k][i];
     }
+    st->disc[id] = (sepax_disc){rec->x[0], rec->y[0], r, 0.0f};
 }

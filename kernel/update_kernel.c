@@ -18,18 +18,20 @@ typedef struct world_lanes {
 
 /* transform.c's formula on lanes: rotate and move vertices, rotate normals,
  * put each plane through its vertex */
-static inline world_lanes to_world(lf c, lf s, lf px, lf py, lf x, lf y, lf nx, lf ny) {
+static inline world_lanes to_world(lf c, lf s, lf px, lf py, lf x, lf y, lf nx, lf ny, lf cbias) {
     world_lanes w;
     w.x = lf_add(lf_sub(lf_mul(c, x), lf_mul(s, y)), px);
     w.y = lf_add(lf_add(lf_mul(s, x), lf_mul(c, y)), py);
     w.nx = lf_sub(lf_mul(c, nx), lf_mul(s, ny));
     w.ny = lf_add(lf_mul(s, nx), lf_mul(c, ny));
-    w.c = lf_add(lf_mul(w.nx, w.x), lf_mul(w.ny, w.y));
+    w.c = lf_add(lf_add(lf_mul(w.nx, w.x), lf_mul(w.ny, w.y)), cbias);
     return w;
 }
 
 /* a pose field of shape id, for lf_bcast */
 #define POSE(st, field, id) (&(st)->pose[(id) / SEPAX_BLOCK_LANES].field[(id) % SEPAX_BLOCK_LANES])
+#define LOCAL(st, field, id)                                                                       \
+    (&(st)->local[(id) / SEPAX_BLOCK_LANES].field[(id) % SEPAX_BLOCK_LANES])
 
 static void update_records(sepax_shapes *st) {
     for (uint32_t i = 0; i < st->count; i += SEPAX_P) {
@@ -40,13 +42,16 @@ static void update_records(sepax_shapes *st) {
         lf s = lf_bcast(POSE(st, s, i), POSE(st, s, i1));
         lf px = lf_bcast(POSE(st, px, i), POSE(st, px, i1));
         lf py = lf_bcast(POSE(st, py, i), POSE(st, py, i1));
+        lf cbias = lf_bcast(LOCAL(st, cbias, i), LOCAL(st, cbias, i1));
         world_lanes w = to_world(c, s, px, py, lf_load(l0->x, l1->x), lf_load(l0->y, l1->y),
-                                 lf_load(l0->nx, l1->nx), lf_load(l0->ny, l1->ny));
+                                 lf_load(l0->nx, l1->nx), lf_load(l0->ny, l1->ny), cbias);
         lf_store2(w.x, r0->x, r1->x);
         lf_store2(w.y, r0->y, r1->y);
         lf_store2(w.nx, r0->nx, r1->nx);
         lf_store2(w.ny, r0->ny, r1->ny);
         lf_store2(w.c, r0->c, r1->c);
+        st->disc[i] = (sepax_disc){r0->x[0], r0->y[0], *LOCAL(st, r, i), 0.0f};
+        st->disc[i1] = (sepax_disc){r1->x[0], r1->y[0], *LOCAL(st, r, i1), 0.0f};
     }
 }
 
@@ -62,6 +67,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
         sepax_aabb_block *a0 = &st->aabb[b], *a1 = &st->aabb[b1];
         lf c = lf_load(p0->c, p1->c), s = lf_load(p0->s, p1->s);
         lf px = lf_load(p0->px, p1->px), py = lf_load(p0->py, p1->py);
+        lf cbias = lf_load(l0->cbias, l1->cbias);
         lf minx = px, miny = px, maxx = px, maxy = px; /* set at k == 0 */
 #if defined(__clang__) || defined(__GNUC__)
 #pragma GCC unroll 8
@@ -69,7 +75,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
         for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
             world_lanes w =
                 to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
-                         lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]));
+                         lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]), cbias);
             lf_store2(w.x, w0->x[k], w1->x[k]);
             lf_store2(w.y, w0->y[k], w1->y[k]);
             lf_store2(w.nx, w0->nx[k], w1->nx[k]);
@@ -80,10 +86,11 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
             maxx = k ? lf_max(w.x, maxx) : w.x;
             maxy = k ? lf_max(w.y, maxy) : w.y;
         }
-        lf_store2(minx, a0->minx, a1->minx);
-        lf_store2(miny, a0->miny, a1->miny);
-        lf_store2(maxx, a0->maxx, a1->maxx);
-        lf_store2(maxy, a0->maxy, a1->maxy);
+        lf r = lf_load(l0->r, l1->r);
+        lf_store2(lf_sub(minx, r), a0->minx, a1->minx);
+        lf_store2(lf_sub(miny, r), a0->miny, a1->miny);
+        lf_store2(lf_add(maxx, r), a0->maxx, a1->maxx);
+        lf_store2(lf_add(maxy, r), a0->maxy, a1->maxy);
     }
     update_records(st);
 }

@@ -42,8 +42,29 @@ static size_t compare_collide(const sepax_hit *got, const sepax_hit *want, size_
     return bad;
 }
 
+/* The margins every store is checked at: touching, speculative (a positive
+ * margin, which also sends sharp pairs through the closest-vertices axis)
+ * and penetration-only. */
+static const float margins[] = {0.0f, 0.25f, -0.125f};
+#define NMARGINS (sizeof margins / sizeof margins[0])
+
+static size_t check_store_margin(const sepax_kernel *k, const sepax_shapes *s,
+                                 const sepax_pair *pairs, size_t n, int probes, float margin,
+                                 size_t *compared, check_msg *msg);
+
 size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
                    int probes, size_t *compared, check_msg *msg) {
+    size_t bad = 0;
+    for (size_t m = 0; m < NMARGINS; m++)
+        bad += check_store_margin(k, s, pairs, n, m ? (probes + 3) / 4 : probes, margins[m],
+                                  compared, msg);
+    return bad;
+}
+
+static size_t check_store_margin(const sepax_kernel *k, const sepax_shapes *s,
+                                 const sepax_pair *pairs, size_t n, int probes, float margin,
+                                 size_t *compared, check_msg *msg) {
+    sepax_query_options opt = {margin};
     uint32_t count = sepax_shapes_count(s);
     size_t cap = n > count ? n : count;
     uint8_t *want = malloc(cap), *got = malloc(cap);
@@ -54,20 +75,27 @@ size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pai
         bad = 1;
         goto out;
     }
-    sepax_ref_overlap(s, pairs, n, want);
-    k->overlap(s->rec, pairs, n, got);
-    bad += compare_hits(got, want, n, "overlap", msg);
-    sepax_ref_collide(s, pairs, n, want_c);
-    memset(got_c, 0xff, n * sizeof *got_c);
-    k->collide(s->rec, pairs, n, got_c);
-    bad += compare_collide(got_c, want_c, n, pairs, msg);
-    *compared += 2 * n;
+    size_t before = bad;
+    if (n) {
+        sepax_ref_overlap_opt(s, pairs, n, &opt, want);
+        k->overlap(s, pairs, n, margin, got);
+        bad += compare_hits(got, want, n, "overlap", msg);
+        sepax_ref_collide_opt(s, pairs, n, &opt, want_c);
+        memset(got_c, 0xff, n * sizeof *got_c);
+        k->collide(s, pairs, n, margin, got_c);
+        bad += compare_collide(got_c, want_c, n, pairs, msg);
+        *compared += 2 * n;
+    }
     for (int p = 0; p < probes; p++) {
         uint32_t probe = (uint32_t)((uint64_t)p * count / (uint64_t)probes);
-        sepax_ref_overlap_one(s, probe, 0, count, want);
-        k->overlap_one(s, probe, 0, count, got);
+        sepax_ref_overlap_one_opt(s, sepax_shapes_id(s, probe), 0, count, &opt, want);
+        k->overlap_one(s, probe, 0, count, margin, got);
         bad += compare_hits(got, want, count, "overlap_one", msg);
         *compared += count;
+    }
+    if (bad > before) { /* say at which margin */
+        size_t len = strlen(msg->text);
+        snprintf(msg->text + len, sizeof msg->text - len, " [margin %g]", (double)margin);
     }
 out:
     free(want);
@@ -117,8 +145,18 @@ static int guards_intact(const uint8_t *buf, size_t before, size_t after_start, 
     return 1;
 }
 
+static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, check_msg *msg);
+
 size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg) {
+    size_t bad = 0;
+    for (int kinds = WL_POLYGONS; kinds <= WL_CIRCLES; kinds++)
+        bad += check_tails_of(k, max_n, kinds, msg);
+    return bad;
+}
+
+static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, check_msg *msg) {
     wl_config cfg = wl_default();
+    cfg.kinds = kinds;
     cfg.shapes = 256;
     cfg.pairs = max_n + 8;
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
@@ -141,7 +179,7 @@ size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg) {
 
             memset(buf, MARK, total);
             sepax_ref_overlap(s, p, n, want);
-            k->overlap(s->rec, p, n, hit);
+            k->overlap(s, p, n, 0.0f, hit);
             if (!guards_intact(buf, GUARD + off, GUARD + off + n, total) ||
                 memcmp(hit, want, n) != 0) {
                 if (!bad++)
@@ -150,7 +188,7 @@ size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg) {
             }
             memset(buf, MARK, total);
             sepax_ref_overlap_one(s, p->a, (uint32_t)off, n, want);
-            k->overlap_one(s, p->a, (uint32_t)off, n, hit);
+            k->overlap_one(s, p->a, (uint32_t)off, n, 0.0f, hit);
             if (!guards_intact(buf, GUARD + off, GUARD + off + n, total) ||
                 memcmp(hit, want, n) != 0) {
                 if (!bad++)
@@ -159,7 +197,7 @@ size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg) {
             }
             memset(buf, MARK, total);
             sepax_ref_collide(s, p, n, want_c);
-            k->collide(s->rec, p, n, hits);
+            k->collide(s, p, n, 0.0f, hits);
             size_t start = GUARD + off * sizeof(sepax_hit);
             if (!guards_intact(buf, start, start + n * sizeof(sepax_hit), total) ||
                 memcmp(hits, want_c, n * sizeof *hits) != 0) {
@@ -195,6 +233,7 @@ static void random_poses(sepax_shapes *s, uint64_t seed) {
 size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     wl_config cfg = wl_default();
     cfg.shapes = 1000; /* not a multiple of 16: a partial last block */
+    cfg.kinds = WL_MIXED;
     cfg.pairs = 100000;
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
@@ -207,15 +246,16 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     random_poses(s, 99);
     k->update(s);
     for (uint32_t id = 0; id < cfg.shapes; id++) {
-        sepax_world_polygon want;
-        sepax_polygon_view got;
+        sepax_world_shape want;
+        sepax_shape_view got;
         sepax_aabb box;
         sepax_ref_world(s, id, &want);
         sepax_shapes_view(s, id, &got);
         sepax_shapes_aabb(s, id, &box);
         const float *g[5] = {got.x, got.y, got.nx, got.ny, got.c};
         const float *w[5] = {want.x, want.y, want.nx, want.ny, want.c};
-        int same = memcmp(&box, &want.aabb, sizeof box) == 0;
+        int same = memcmp(&box, &want.aabb, sizeof box) == 0 && got.kind == want.kind &&
+                   got.count == want.count && memcmp(&got.radius, &want.radius, 4) == 0;
         for (int r = 0; r < 5; r++)
             same &= memcmp(g[r], w[r], SEPAX_MAX_VERTS * sizeof(float)) == 0;
         *compared += 1;
@@ -244,6 +284,7 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
 uint64_t determinism_hash(void) {
     wl_config cfg = wl_default();
     cfg.pairs = 100000;
+    cfg.kinds = WL_MIXED;
     uint64_t h = 0xcbf29ce484222325ull;
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
@@ -255,9 +296,11 @@ uint64_t determinism_hash(void) {
         goto done;
     }
     for (uint32_t id = 0; id < cfg.shapes; id++) {
-        sepax_polygon_view v;
+        sepax_shape_view v;
         sepax_shapes_view(s, id, &v);
         h = fnv1a(h, &v.count, sizeof v.count);
+        h = fnv1a(h, &v.kind, sizeof v.kind);
+        h = fnv1a(h, &v.radius, sizeof v.radius);
         const float *rows[5] = {v.x, v.y, v.nx, v.ny, v.c};
         for (int r = 0; r < 5; r++) h = fnv1a(h, rows[r], SEPAX_MAX_VERTS * sizeof(float));
     }
@@ -265,6 +308,9 @@ uint64_t determinism_hash(void) {
     sepax_ref_overlap(s, pairs, cfg.pairs, hit);
     sepax_ref_collide(s, pairs, cfg.pairs, out);
     h = fnv1a(h, hit, cfg.pairs);
+    h = fnv1a(h, out, cfg.pairs * sizeof *out);
+    sepax_query_options opt = {0.25f};
+    sepax_ref_collide_opt(s, pairs, cfg.pairs, &opt, out);
     h = fnv1a(h, out, cfg.pairs * sizeof *out);
     for (int i = 0; i < 10000; i++) {
         sepax_rotation q = sepax_rot((float)(i - 5000) * 0.3711f);

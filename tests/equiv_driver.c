@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
         }
         check_msg msg = {""};
         size_t compared = 0, bad = check_tails(t->k, 49, &msg);
-        report(t->name, "tails 0..49", bad, 50 * 4 * 3, &msg);
+        report(t->name, "tails 0..49", bad, 50 * 4 * 3 * 3, &msg);
         compared = 0;
         bad = check_adversarial(t->k, &compared, &msg);
         report(t->name, "adversarial", bad, compared, &msg);
@@ -57,6 +57,14 @@ int main(int argc, char **argv) {
         compared = 0;
         bad = check_random_rounds(t->k, cfg, rounds, &compared, &msg);
         report(t->name, "random", bad, compared, &msg);
+        static const char *const kind_names[] = {"random", "mixed", "circles"};
+        for (int kinds = WL_MIXED; kinds <= WL_CIRCLES; kinds++) {
+            wl_config c = cfg;
+            c.kinds = kinds;
+            compared = 0;
+            bad = check_random_rounds(t->k, c, rounds, &compared, &msg);
+            report(t->name, kind_names[kinds], bad, compared, &msg);
+        }
     }
     uint64_t hash = determinism_hash();
     if (hash == SEPAX_DETERMINISM_HASH) {

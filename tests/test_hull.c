@@ -64,7 +64,7 @@ Test(hull, recovers_a_convex_polygon_from_points_inside_it) {
         sepax_shapes *s = sepax_shapes_create(1);
         uint32_t id;
         cr_expect(sepax_shapes_add_polygon(s, out, n, &id) == SEPAX_OK);
-        sepax_polygon_view view;
+        sepax_shape_view view;
         sepax_shapes_view(s, 0, &view);
         cr_expect(view.count == n, "the store kept every hull vertex");
         sepax_shapes_destroy(s);

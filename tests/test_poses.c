@@ -29,7 +29,7 @@ Test(poses, identity_until_set_and_updated) {
     sepax_pose p;
     cr_assert(sepax_shapes_get_pose(store, 1, &p) == SEPAX_OK);
     cr_expect(p.position.x == 0 && p.position.y == 0 && p.rotation.c == 1 && p.rotation.s == 0);
-    sepax_polygon_view v;
+    sepax_shape_view v;
     sepax_shapes_view(store, 1, &v);
     cr_expect(v.x[1] == 1 && v.y[1] == -0.5f);
     sepax_pose moved = {{10, 20}, {0, 1}}; /* a quarter turn, exact */
@@ -46,7 +46,7 @@ Test(poses, identity_until_set_and_updated) {
     cr_assert(sepax_shapes_aabb(store, 1, &box) == SEPAX_OK);
     cr_expect(box.lower.x == 9.5f && box.upper.x == 10.5f && box.lower.y == 19 &&
               box.upper.y == 21);
-    sepax_local_polygon local;
+    sepax_local_shape local;
     cr_assert(sepax_shapes_local(store, 1, &local) == SEPAX_OK);
     cr_expect(local.count == 4 && local.vertex[1].x == 1 && local.vertex[1].y == -0.5f);
     /* the others did not move */
@@ -94,12 +94,12 @@ Test(poses, refusals_change_nothing) {
     cr_expect(sepax_shapes_update(NULL) == SEPAX_ERR_NULL);
     sepax_pose p;
     sepax_aabb box;
-    sepax_local_polygon local;
+    sepax_local_shape local;
     cr_expect(sepax_shapes_get_pose(store, 3, &p) == SEPAX_ERR_BAD_ID);
     cr_expect(sepax_shapes_aabb(store, 3, &box) == SEPAX_ERR_BAD_ID);
     cr_expect(sepax_shapes_local(store, 3, &local) == SEPAX_ERR_BAD_ID);
     cr_expect(sepax_shapes_get_pose(store, 0, NULL) == SEPAX_ERR_NULL);
-    sepax_world_polygon w;
+    sepax_world_shape w;
     cr_expect(sepax_ref_world(store, 3, &w) == SEPAX_ERR_BAD_ID);
 }
 
@@ -109,7 +109,7 @@ Test(poses, aabb_bounds_the_world_polygon) {
         sepax_pose p = pose((float)i * 0.7f - 50, (float)i * -0.3f, (float)i * 0.173f);
         cr_assert(sepax_shapes_set_poses(store, 2, 1, &p) == SEPAX_OK);
         cr_assert(sepax_shapes_update(store) == SEPAX_OK);
-        sepax_polygon_view v;
+        sepax_shape_view v;
         sepax_aabb b;
         sepax_shapes_view(store, 2, &v);
         sepax_shapes_aabb(store, 2, &b);

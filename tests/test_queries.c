@@ -97,7 +97,7 @@ Test(queries, depth_is_the_minimum_translation) {
     for (size_t i = 0; i < cfg.pairs && checked < 150; i++) {
         if (!h[i].hit || h[i].depth < 1e-3f) continue;
         /* copy B out: adding shapes may move the store, and views with it */
-        sepax_polygon_view view;
+        sepax_shape_view view;
         sepax_shapes_view(s, pairs[i].b, &view);
         int nb = view.count;
         sepax_vec2 b[8];
@@ -125,11 +125,11 @@ Test(queries, depth_is_the_minimum_translation) {
 
 /* The textbook two-interval SAT in double precision, written apart from
  * everything in sepax: project both polygons on every edge normal. */
-static double textbook_depth(const sepax_polygon_view *a, const sepax_polygon_view *b) {
-    const sepax_polygon_view *shapes[2] = {a, b};
+static double textbook_depth(const sepax_shape_view *a, const sepax_shape_view *b) {
+    const sepax_shape_view *shapes[2] = {a, b};
     double best = INFINITY;
     for (int s = 0; s < 2; s++) {
-        const sepax_polygon_view *p = shapes[s];
+        const sepax_shape_view *p = shapes[s];
         for (int i = 0; i < p->count; i++) {
             int j = (i + 1) % p->count;
             double ax = (double)p->y[j] - p->y[i], ay = -((double)p->x[j] - p->x[i]);
@@ -162,7 +162,7 @@ Test(queries, reference_agrees_with_double_precision_textbook, .timeout = 600) {
     size_t near_touch = 0;
     double worst = 0; /* in units of the tolerance */
     for (size_t i = 0; i < cfg.pairs; i++) {
-        sepax_polygon_view a, b;
+        sepax_shape_view a, b;
         sepax_shapes_view(s, pairs[i].a, &a);
         sepax_shapes_view(s, pairs[i].b, &b);
         double d = textbook_depth(&a, &b);

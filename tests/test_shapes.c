@@ -36,7 +36,7 @@ static sepax_status add(const sepax_vec2 *p, int n) {
 Test(shapes, accepts_convex_polygons_and_keeps_vertices) {
     sepax_vec2 tri[3] = {{0, 0}, {1, 0}, {0, 1}};
     EXPECT_STATUS(tri, 3, SEPAX_OK);
-    sepax_polygon_view v;
+    sepax_shape_view v;
     cr_assert(sepax_shapes_view(store, 0, &v) == SEPAX_OK);
     cr_expect(v.count == 3);
     for (int i = 0; i < 3; i++) cr_expect(v.x[i] == tri[i].x && v.y[i] == tri[i].y);
@@ -48,7 +48,7 @@ Test(shapes, accepts_convex_polygons_and_keeps_vertices) {
 Test(shapes, clockwise_is_stored_counter_clockwise) {
     sepax_vec2 cw[4] = {{0, 0}, {0, 1}, {1, 1}, {1, 0}};
     EXPECT_STATUS(cw, 4, SEPAX_OK);
-    sepax_polygon_view v;
+    sepax_shape_view v;
     sepax_shapes_view(store, 0, &v);
     /* first vertex kept, the rest reversed */
     float ex[4] = {0, 1, 1, 0}, ey[4] = {0, 0, 1, 1};
@@ -101,7 +101,7 @@ Test(shapes, welds_duplicates_and_drops_straight_vertices) {
     sepax_vec2 closing[5] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}};
     EXPECT_STATUS(closing, 5, SEPAX_OK);
     for (uint32_t id = 0; id < 3; id++) {
-        sepax_polygon_view v;
+        sepax_shape_view v;
         sepax_shapes_view(store, id, &v);
         cr_expect(v.count == 4, "shape %u has %d vertices", id, v.count);
     }
@@ -131,7 +131,7 @@ Test(shapes, planes_match_double_precision) {
     cfg.shapes = 2000;
     cr_assert(wl_fill_store(store, &cfg) == SEPAX_OK);
     for (uint32_t id = 0; id < cfg.shapes; id++) {
-        sepax_polygon_view v;
+        sepax_shape_view v;
         cr_assert(sepax_shapes_view(store, id, &v) == SEPAX_OK);
         cr_assert(v.count >= 3 && v.count <= 8);
         for (int i = 0; i < v.count; i++) {
@@ -165,11 +165,11 @@ Test(shapes, grows_past_capacity_and_views_check_ids) {
         cr_assert(id == i);
     }
     for (uint32_t i = 0; i < 1000; i += 37) {
-        sepax_polygon_view v;
+        sepax_shape_view v;
         cr_assert(sepax_shapes_view(s, i, &v) == SEPAX_OK);
         cr_expect(v.x[0] == (float)i);
     }
-    sepax_polygon_view v;
+    sepax_shape_view v;
     cr_expect(sepax_shapes_view(s, 1000, &v) == SEPAX_ERR_BAD_ID);
     cr_expect(sepax_shapes_view(NULL, 0, &v) == SEPAX_ERR_NULL);
     cr_expect(sepax_shapes_view(s, 0, NULL) == SEPAX_ERR_NULL);

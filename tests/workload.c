@@ -17,7 +17,7 @@ float wl_unit(wl_rng *r) { return (float)(wl_next(r) >> 40) * (1.0f / 16777216.0
 int wl_range(wl_rng *r, int lo, int hi) { return lo + (int)(wl_next(r) % (uint64_t)(hi - lo + 1)); }
 
 wl_config wl_default(void) {
-    wl_config c = {4096, 1000000, 3, 8, 0.5, 0x5e9a7u};
+    wl_config c = {4096, 1000000, 3, 8, 0.5, 0x5e9a7u, WL_POLYGONS, WL_ANY, WL_ANY};
     return c;
 }
 
@@ -39,6 +39,43 @@ static void random_polygon(wl_rng *r, int n, float cx, float cy, float radius, s
     }
 }
 
+/* One shape around (cx, cy). WL_MIXED: 30% circles, 20% capsules, 10%
+ * boxes, 25% polygons, 15% rounded polygons, all about the polygons' size. */
+static sepax_status add_random_shape(sepax_shapes *store, wl_rng *r, const wl_config *cfg, float cx,
+                                     float cy, uint32_t *id) {
+    sepax_vec2 pts[SEPAX_MAX_VERTS];
+    int pick = cfg->kinds == WL_CIRCLES ? 0 : cfg->kinds == WL_MIXED ? wl_range(r, 0, 19) : 19;
+    if (pick < 6) /* circle */
+        return sepax_shapes_add_circle(store, (sepax_vec2){cx, cy}, 0.5f + 0.8f * wl_unit(r), id);
+    if (pick < 10) { /* capsule */
+        sepax_rotation t = sepax_rot(6.2831853f * wl_unit(r));
+        float h = 0.2f + 0.8f * wl_unit(r);
+        sepax_vec2 p0 = {cx - h * t.c, cy - h * t.s}, p1 = {cx + h * t.c, cy + h * t.s};
+        return sepax_shapes_add_capsule(store, p0, p1, 0.2f + 0.4f * wl_unit(r), id);
+    }
+    if (pick < 12) { /* box, centred and turned by its pose in a real game: here by its points */
+        float hw = 0.4f + 0.8f * wl_unit(r), hh = 0.4f + 0.8f * wl_unit(r);
+        sepax_rotation t = sepax_rot(6.2831853f * wl_unit(r));
+        for (int k = 0; k < 4; k++) {
+            float x = (k == 1 || k == 2) ? hw : -hw, y = k >= 2 ? hh : -hh;
+            pts[k] = (sepax_vec2){cx + t.c * x - t.s * y, cy + t.s * x + t.c * y};
+        }
+        return sepax_shapes_add_polygon(store, pts, 4, id);
+    }
+    int n = wl_range(r, cfg->min_verts, cfg->max_verts);
+    if (pick < 15) { /* rounded polygon */
+        random_polygon(r, n, cx, cy, 0.5f + 0.6f * wl_unit(r), pts);
+        return sepax_shapes_add_rounded(store, pts, n, 0.1f + 0.3f * wl_unit(r), id);
+    }
+    random_polygon(r, n, cx, cy, 0.9f + 0.9f * wl_unit(r), pts);
+    return sepax_shapes_add_polygon(store, pts, n, id);
+}
+
+static int kind_of(const sepax_shapes *store, uint32_t id) {
+    sepax_shape_view v;
+    return sepax_shapes_view(store, id, &v) == SEPAX_OK ? v.kind : -2;
+}
+
 sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg) {
     wl_rng r = {cfg->seed};
     uint32_t side = (uint32_t)ceil(sqrt((double)cfg->shapes));
@@ -48,11 +85,8 @@ sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg) {
         float cy = spacing * (float)(i / side) + wl_unit(&r) - 0.5f;
         sepax_status st;
         uint32_t id;
-        do { /* the generator makes valid polygons; retry rather than trust that */
-            sepax_vec2 pts[SEPAX_MAX_VERTS];
-            int n = wl_range(&r, cfg->min_verts, cfg->max_verts);
-            random_polygon(&r, n, cx, cy, 0.9f + 0.9f * wl_unit(&r), pts);
-            st = sepax_shapes_add_polygon(store, pts, n, &id);
+        do { /* the generator makes valid shapes; retry rather than trust that */
+            st = add_random_shape(store, &r, cfg, cx, cy, &id);
         } while (st != SEPAX_OK && st != SEPAX_ERR_NOMEM);
         if (st != SEPAX_OK) return st;
     }
@@ -75,6 +109,15 @@ sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepa
         if (tries > 64 * cfg->pairs + 1000) b = (int64_t)(wl_next(&r) % count);
         if (b < 0 || b >= (int64_t)count || b == (int64_t)a) continue;
         sepax_pair p = {a, (uint32_t)b};
+        if (cfg->pair_a != WL_ANY || cfg->pair_b != WL_ANY) {
+            int ka = kind_of(store, p.a), kb = kind_of(store, p.b);
+            int fit = (cfg->pair_a == WL_ANY || cfg->pair_a == ka) &&
+                      (cfg->pair_b == WL_ANY || cfg->pair_b == kb);
+            int swapped = (cfg->pair_a == WL_ANY || cfg->pair_a == kb) &&
+                          (cfg->pair_b == WL_ANY || cfg->pair_b == ka);
+            if (!fit && !swapped) continue;
+            if (!fit) p = (sepax_pair){p.b, p.a};
+        }
         uint8_t hit = 0;
         sepax_ref_overlap(store, &p, 1, &hit);
         if (hit && want_hits) {
@@ -122,6 +165,40 @@ static void add_lattice_set(sepax_shapes *s, float dx, float dy, float scale) {
     }
 }
 
+static void check_add(sepax_status st) {
+    if (st != SEPAX_OK) adversarial_failures++;
+}
+
+/* Curved shapes on the lattice, scaled: circles touching each other, a
+ * square's edge and (3-4-5) its corner exactly; concentric circles;
+ * capsules parallel, crossing, end to end and touching a square's side;
+ * rounded squares touching squares and each other. */
+static void add_curved_cases(sepax_shapes *s, float k) {
+    uint32_t id;
+    static const float circles[][3] = {{0, 0, 1}, {2, 0, 1},  {0, 0, 2}, {0, 0, 1},
+                                       {7, 6, 5}, {-1, 1, 1}, {1, 3, 1}};
+    for (int i = 0; i < 7; i++)
+        check_add(sepax_shapes_add_circle(s, (sepax_vec2){circles[i][0] * k, circles[i][1] * k},
+                                          circles[i][2] * k, &id));
+    static const float capsules[][5] = {{-2, 3, 4, 3, 1},
+                                        {-2, 5, 4, 5, 1},
+                                        {1, -3, 1, 5, 1},
+                                        {4, 3, 8, 3, 1},
+                                        {-1, -2, 3, 2, 0.5f}};
+    for (int i = 0; i < 5; i++)
+        check_add(sepax_shapes_add_capsule(s, (sepax_vec2){capsules[i][0] * k, capsules[i][1] * k},
+                                           (sepax_vec2){capsules[i][2] * k, capsules[i][3] * k},
+                                           capsules[i][4] * k, &id));
+    static const float rounded[][3] = {{0, 0, 1}, {4, 0, 1}, {0, 5, 0.5f}};
+    for (int i = 0; i < 3; i++) {
+        float x = rounded[i][0], y = rounded[i][1];
+        sepax_vec2 p[4] = {
+            {x * k, y * k}, {(x + 2) * k, y * k}, {(x + 2) * k, (y + 2) * k}, {x * k, (y + 2) * k}};
+        check_add(sepax_shapes_add_rounded(s, p, 4, rounded[i][2] * k, &id));
+    }
+    check_add(sepax_shapes_add_box(s, 1 * k, 1 * k, &id));
+}
+
 sepax_shapes *wl_adversarial_store(void) {
     sepax_shapes *s = sepax_shapes_create(512);
     if (!s) return NULL;
@@ -153,6 +230,10 @@ sepax_shapes *wl_adversarial_store(void) {
     add_box(s, 1.25f, 0.5f, 3.0f, 2.0f);
     add_box(s, 1e6f, 1e6f, 1e6f + 0.0625f, 1e6f + 0.0625f);
     add_box(s, 1e6f + 0.0625f, 1e6f, 1e6f + 0.125f, 1e6f + 0.0625f);
+    add_curved_cases(s, 1.0f);
+    add_curved_cases(s, 1e15f);
+    add_curved_cases(s, 1e-15f);
+    add_curved_cases(s, 1e-30f);
     if (adversarial_failures) { /* every case above is valid: a refusal is a bug */
         sepax_shapes_destroy(s);
         return NULL;

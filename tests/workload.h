@@ -15,19 +15,26 @@ float wl_unit(wl_rng *r);
 /* uniform integer in [lo, hi] */
 int wl_range(wl_rng *r, int lo, int hi);
 
+/* Which shapes a store gets. */
+enum { WL_POLYGONS = 0, WL_MIXED = 1, WL_CIRCLES = 2 };
+/* wl_config.pair_a / pair_b: any kind, or a sepax_kind */
+#define WL_ANY (-1)
+
 typedef struct wl_config {
-    uint32_t shapes; /* polygons in the store */
+    uint32_t shapes; /* shapes in the store */
     size_t pairs;    /* candidate pairs */
     int min_verts;   /* 3..8 */
     int max_verts;   /* min_verts..8 */
     double overlap;  /* wanted fraction of overlapping pairs, 0..1 */
     uint64_t seed;
+    int kinds;          /* WL_POLYGONS, WL_MIXED (every kind) or WL_CIRCLES */
+    int pair_a, pair_b; /* only pairs of these kinds (WL_ANY: any) */
 } wl_config;
 
 /* The benchmark's default: 4096 mixed 3-8-gons, 1M pairs, half overlapping. */
 wl_config wl_default(void);
 
-/* Add cfg->shapes random convex polygons on a jittered grid, so that ids near
+/* Add cfg->shapes random shapes (of cfg->kinds) on a jittered grid, so that ids near
  * each other are near in space (as a broadphase numbers them). */
 sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg);
 

@@ -23,7 +23,7 @@ static void fail(const char *why) {
 }
 
 static void check_accepted(uint32_t id, const sepax_vec2 *pts, int count) {
-    sepax_polygon_view v;
+    sepax_shape_view v;
     if (sepax_shapes_view(store, id, &v) != SEPAX_OK) fail("view");
     if (v.count < 3 || v.count > SEPAX_MAX_VERTS || v.count > count) fail("count");
     double area = 0;
@@ -98,7 +98,7 @@ static void check_hull(const sepax_vec2 *pts, int have) {
     }
     uint32_t id;
     if (sepax_shapes_add_polygon(store, out, n, &id) != SEPAX_OK) fail("store refused a hull");
-    sepax_polygon_view v;
+    sepax_shape_view v;
     sepax_shapes_view(store, id, &v);
     if (v.count != n) fail("store changed a hull");
 }

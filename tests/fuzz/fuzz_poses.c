@@ -18,8 +18,8 @@ static void fail(const char *why) {
 }
 
 static void same_world(uint32_t id) {
-    sepax_world_polygon want;
-    sepax_polygon_view got;
+    sepax_world_shape want;
+    sepax_shape_view got;
     sepax_aabb box;
     if (sepax_ref_world(store, id, &want) != SEPAX_OK) fail("ref world");
     sepax_shapes_view(store, id, &got);
