@@ -7,6 +7,12 @@
  *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
  *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
  *               [--only overlap|collide|one|update --loops N]
+ *               [--kinds polygons|mixed|circles] [--pair-kinds A-B]
+ *
+ * --kinds picks the store's shapes (tests/workload.c: "mixed" is 30% circles,
+ * 20% capsules, 10% boxes, 25% polygons, 15% rounded polygons); --pair-kinds
+ * keeps only pairs of two kinds, each circle, capsule or polygon (boxes and
+ * rounded polygons are polygons), e.g. circle-polygon.
  *
  * --only runs one query --loops times on one backend (or "reference") and
  * prints a checksum, nothing else: the whole-process mode that
@@ -43,12 +49,21 @@ static double now_ns(void) {
 }
 
 static void usage(const char *argv0) {
-    fprintf(stderr,
-            "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
-            "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
-            "          [--json] [--only overlap|collide|one|update --loops N]\n",
-            argv0);
+    fprintf(
+        stderr,
+        "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
+        "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
+        "          [--json] [--only overlap|collide|one|update --loops N]\n"
+        "          [--kinds polygons|mixed|circles] [--pair-kinds circle|capsule|polygon-...]\n",
+        argv0);
     exit(2);
+}
+
+static int kind_named(const char *name, size_t len) {
+    static const char *const names[] = {"circle", "capsule", "polygon"};
+    for (int k = 0; k < 3; k++)
+        if (strlen(names[k]) == len && strncmp(name, names[k], len) == 0) return k;
+    return -1;
 }
 
 static opts parse(int argc, char **argv) {
@@ -81,12 +96,23 @@ static opts parse(int argc, char **argv) {
             o.only = v;
         else if (strcmp(a, "--loops") == 0)
             o.loops = atoi(v);
-        else
+        else if (strcmp(a, "--kinds") == 0)
+            o.cfg.kinds = strcmp(v, "mixed") == 0      ? WL_MIXED
+                          : strcmp(v, "circles") == 0  ? WL_CIRCLES
+                          : strcmp(v, "polygons") == 0 ? WL_POLYGONS
+                                                       : -1;
+        else if (strcmp(a, "--pair-kinds") == 0) {
+            const char *dash = strchr(v, '-');
+            if (!dash) usage(argv[0]);
+            o.cfg.pair_a = kind_named(v, (size_t)(dash - v));
+            o.cfg.pair_b = kind_named(dash + 1, strlen(dash + 1));
+            if (o.cfg.pair_a < 0 || o.cfg.pair_b < 0) usage(argv[0]);
+        } else
             usage(argv[0]);
     }
     if (o.cfg.shapes < 2 || o.cfg.pairs < 1 || o.reps < 1 || o.cfg.min_verts < 3 ||
         o.cfg.max_verts > SEPAX_MAX_VERTS || o.cfg.min_verts > o.cfg.max_verts ||
-        o.cfg.overlap < 0 || o.cfg.overlap > 1 || o.loops < 0)
+        o.cfg.overlap < 0 || o.cfg.overlap > 1 || o.loops < 0 || o.cfg.kinds < 0)
         usage(argv[0]);
     if (o.probes > o.cfg.shapes) o.probes = o.cfg.shapes;
     return o;
@@ -303,6 +329,12 @@ int main(int argc, char **argv) {
         }
         printf("  ]\n}\n");
     } else {
+        static const char *const kinds[] = {"polygons", "mixed kinds", "circles"};
+        printf("store: %s; ", kinds[o.cfg.kinds]);
+        if (o.cfg.pair_a != WL_ANY) {
+            static const char *const kn[] = {"circle", "capsule", "polygon"};
+            printf("pairs: %s-%s only; ", kn[o.cfg.pair_a], kn[o.cfg.pair_b]);
+        }
         printf("workload: %u shapes (%d-%d vertices), %zu pairs, %.1f%% overlapping; "
                "one-vs-many: %u probes x %u shapes; fastest of %d reps\n",
                o.cfg.shapes, o.cfg.min_verts, o.cfg.max_verts, w.n,

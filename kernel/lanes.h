@@ -12,6 +12,7 @@
  *   lf_sel_gt(a,b,x,y)   a > b ? x : y, lane-wise
  *   lf_slot_max(a)       every lane = the maximum of its slot
  *   lf_slot_min(a)       every lane = the minimum of its slot
+ *   lf_gather(b, i0, i1) slot 0 lane k = b[i0[k]], slot 1 lane k = b[i1[k]]
  *   lf_eq_bits(a, b)     bit 8*p + k set when lane k of slot p is equal
  *   lf_store(a, out)     out[0 .. 8*SEPAX_P-1] = a
  *   lf_store2(a, p0, p1) p0[0..7] = slot 0, p1[0..7] = slot 1 (32-byte aligned)

@@ -19,6 +19,10 @@ static inline lf lf_mul(lf a, lf b) { return simde_mm256_mul_ps(a, b); }
 static inline lf lf_min(lf a, lf b) { return simde_mm256_min_ps(a, b); }
 static inline lf lf_max(lf a, lf b) { return simde_mm256_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm256_div_ps(a, b); }
+static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
+    (void)i1;
+    return simde_mm256_i32gather_ps(b, simde_mm256_loadu_si256((const void *)i0), 4);
+}
 static inline lf lf_sqrt(lf a) { return simde_mm256_sqrt_ps(a); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
     return simde_mm256_blendv_ps(y, x, simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ));

@@ -20,6 +20,14 @@ static inline lf lf_mul(lf a, lf b) { return simde_mm512_mul_ps(a, b); }
 static inline lf lf_min(lf a, lf b) { return simde_mm512_min_ps(a, b); }
 static inline lf lf_max(lf a, lf b) { return simde_mm512_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm512_div_ps(a, b); }
+static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
+    /* SIMDe 0.7 has no 512-bit gather: two 256-bit ones */
+    simde__m256 lo = simde_mm256_i32gather_ps(b, simde_mm256_loadu_si256((const void *)i0), 4);
+    simde__m256 hi = simde_mm256_i32gather_ps(b, simde_mm256_loadu_si256((const void *)i1), 4);
+    simde__m512 r = simde_mm512_castps256_ps512(lo);
+    return simde_mm512_castpd_ps(
+        simde_mm512_insertf64x4(simde_mm512_castps_pd(r), simde_mm256_castps_pd(hi), 1));
+}
 static inline lf lf_sqrt(lf a) { return simde_mm512_sqrt_ps(a); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
     return simde_mm512_mask_blend_ps(simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ), y, x);

@@ -62,6 +62,13 @@ static inline simde_float32x4_t sqrt4(simde_float32x4_t a) {
 #endif
 }
 LF_BINOP(lf_div, div4)
+static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
+    (void)i1;
+    float lo[4] = {b[i0[0]], b[i0[1]], b[i0[2]], b[i0[3]]};
+    float hi[4] = {b[i0[4]], b[i0[5]], b[i0[6]], b[i0[7]]};
+    lf r = {simde_vld1q_f32(lo), simde_vld1q_f32(hi)};
+    return r;
+}
 
 static inline lf lf_sqrt(lf a) {
     lf r = {sqrt4(a.lo), sqrt4(a.hi)};

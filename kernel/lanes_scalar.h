@@ -25,6 +25,10 @@ static inline lf lf_mul(lf a, lf b) { LF_EACH(a.v[k] * b.v[k]); }
 static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_div(lf a, lf b) { LF_EACH(a.v[k] / b.v[k]); }
+static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
+    (void)i1;
+    LF_EACH(b[i0[k]]);
+}
 static inline lf lf_sqrt(lf a) { LF_EACH(__builtin_sqrtf(a.v[k])); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] < b.v[k] ? x.v[k] : y.v[k]); }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] > b.v[k] ? x.v[k] : y.v[k]); }

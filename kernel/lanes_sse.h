@@ -34,6 +34,12 @@ LF_BINOP(lf_mul, simde_mm_mul_ps)
 LF_BINOP(lf_min, simde_mm_min_ps)
 LF_BINOP(lf_max, simde_mm_max_ps)
 LF_BINOP(lf_div, simde_mm_div_ps)
+static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
+    (void)i1;
+    lf r = {simde_mm_set_ps(b[i0[3]], b[i0[2]], b[i0[1]], b[i0[0]]),
+            simde_mm_set_ps(b[i0[7]], b[i0[6]], b[i0[5]], b[i0[4]])};
+    return r;
+}
 
 static inline lf lf_sqrt(lf a) {
     lf r = {simde_mm_sqrt_ps(a.lo), simde_mm_sqrt_ps(a.hi)};

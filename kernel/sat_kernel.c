@@ -180,11 +180,20 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const fl
 
 /* ---- circles: a pair per lane ---- */
 
-static ALWAYS_INLINE void circle_step(const float *ax, const float *ay, const float *bx,
-                                      const float *by, const float *rs, int collide, float margin,
-                                      uint8_t *hit, sepax_hit *out, int live) {
-    lf vax = lf_load(ax, ax + 8), vay = lf_load(ay, ay + 8);
-    lf vbx = lf_load(bx, bx + 8), vby = lf_load(by, by + 8);
+/* ia/ib: float offsets of each lane's discs (4 * index). */
+static ALWAYS_INLINE void circle_step(const float *disc, const int32_t *ia, const int32_t *ib,
+                                      int collide, float margin, uint8_t *hit, sepax_hit *out,
+                                      int live) {
+    int32_t iay[LANES], iby[LANES], iar[LANES], ibr[LANES];
+    for (int t = 0; t < LANES; t++) {
+        iay[t] = ia[t] + 1;
+        iby[t] = ib[t] + 1;
+        iar[t] = ia[t] + 2;
+        ibr[t] = ib[t] + 2;
+    }
+    lf vax = lf_gather(disc, ia, ia + 8), vay = lf_gather(disc, iay, iay + 8);
+    lf vbx = lf_gather(disc, ib, ib + 8), vby = lf_gather(disc, iby, iby + 8);
+    lf rs = lf_add(lf_gather(disc, iar, iar + 8), lf_gather(disc, ibr, ibr + 8));
     lf dx = lf_sub(vbx, vax), dy = lf_sub(vby, vay);
     lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy)), d = lf_sqrt(d2);
     lf zero = lf_load(k_zero, k_zero);
@@ -193,7 +202,7 @@ static ALWAYS_INLINE void circle_step(const float *ax, const float *ay, const fl
     lf pa = lf_add(lf_mul(ux, vax), lf_mul(uy, vay));
     lf pb = lf_add(lf_mul(ux, vbx), lf_mul(uy, vby));
     float sep[LANES];
-    lf_store(lf_sub(lf_sub(pb, pa), lf_load(rs, rs + 8)), sep);
+    lf_store(lf_sub(lf_sub(pb, pa), rs), sep);
     if (!collide) {
         for (int t = 0; t < live; t++) hit[t] = (uint8_t)(sep[t] <= margin);
         return;
@@ -224,19 +233,14 @@ static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pa
             pos[t] = base + (idx ? idx[k] : k);
         }
         if (cls == SEPAX_CLASS_CIRCLE) {
-            _Alignas(64) float ax[LANES], ay[LANES], bx[LANES], by[LANES], rs[LANES];
+            int32_t ia[LANES], ib[LANES];
             for (int t = 0; t < LANES; t++) {
-                const sepax_disc *da = &disc[pairs[pos[t]].a & SEPAX_ID_INDEX_MASK];
-                const sepax_disc *db = &disc[pairs[pos[t]].b & SEPAX_ID_INDEX_MASK];
-                ax[t] = da->x;
-                ay[t] = da->y;
-                bx[t] = db->x;
-                by[t] = db->y;
-                rs[t] = da->r + db->r;
+                ia[t] = (int32_t)(4 * (pairs[pos[t]].a & SEPAX_ID_INDEX_MASK));
+                ib[t] = (int32_t)(4 * (pairs[pos[t]].b & SEPAX_ID_INDEX_MASK));
             }
             uint8_t h[LANES];
             sepax_hit o[LANES];
-            circle_step(ax, ay, bx, by, rs, collide, margin, h, o, live);
+            circle_step((const float *)(const void *)disc, ia, ib, collide, margin, h, o, live);
             for (int t = 0; t < live; t++) {
                 if (collide)
                     out[pos[t]] = o[t];
