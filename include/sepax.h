@@ -225,7 +225,8 @@ SEPAX_API sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_widt
 /// Where sepax_shapes_remove moved a shape: the shape that had id `from` now has id `to`.
 typedef struct sepax_move {
     uint32_t from; ///< its id before the removal, or SEPAX_NO_ID when nothing moved
-    uint32_t to;   ///< its id now (the removed shape's index, a new generation)
+    uint32_t to;   ///< its id now (the removed shape's index, a new generation); SEPAX_NO_ID
+                   ///< when nothing moved
 } sepax_move;
 
 /// Remove shape `id` in O(1): the last shape moves into its index (store stays dense for the

@@ -1,0 +1,345 @@
+/* Removing shapes: the last shape moves into the hole and keeps its data, old
+ * ids are refused (nothing written), and a long random churn mirrored in a
+ * plain model never loses, swaps or corrupts a shape. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sepax_ref.h"
+#include "workload.h"
+
+#define MARK 0x5a
+
+static int untouched(const void *buf, size_t n) {
+    const uint8_t *p = buf;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != MARK) return 0;
+    return 1;
+}
+
+static uint32_t gen_of(uint32_t id) { return id >> SEPAX_ID_INDEX_BITS; }
+static uint32_t index_of(uint32_t id) { return id & SEPAX_ID_INDEX_MASK; }
+
+/* A view points into the store: copy what it shows. */
+typedef struct world_copy {
+    int kind, count, planes;
+    float radius, x[8], y[8], nx[8], ny[8], c[8];
+} world_copy;
+
+static world_copy copy_view(const sepax_shapes *s, uint32_t id) {
+    sepax_shape_view v;
+    world_copy w;
+    memset(&w, 0, sizeof w);
+    cr_assert(sepax_shapes_view(s, id, &v) == SEPAX_OK, "view of %#x", id);
+    w.kind = v.kind;
+    w.count = v.count;
+    w.planes = v.planes;
+    w.radius = v.radius;
+    memcpy(w.x, v.x, sizeof w.x);
+    memcpy(w.y, v.y, sizeof w.y);
+    memcpy(w.nx, v.nx, sizeof w.nx);
+    memcpy(w.ny, v.ny, sizeof w.ny);
+    memcpy(w.c, v.c, sizeof w.c);
+    return w;
+}
+
+/* Every id-taking call gives `want` for `id` and writes nothing. */
+static void expect_refused(const sepax_shapes *s, uint32_t id, sepax_status want) {
+    uint32_t live = sepax_shapes_id(s, 0);
+    sepax_pair pairs[2] = {{live, live}, {live, id}};
+    uint8_t hit[2];
+    sepax_hit h[2];
+    sepax_shape_view v;
+    sepax_local_shape l;
+    sepax_aabb box;
+    sepax_pose pose;
+    sepax_query_options opt = {0.5f};
+    memset(hit, MARK, sizeof hit);
+    memset(h, MARK, sizeof h);
+    memset(&v, MARK, sizeof v);
+    memset(&l, MARK, sizeof l);
+    memset(&box, MARK, sizeof box);
+    memset(&pose, MARK, sizeof pose);
+    cr_expect(sepax_overlap(s, pairs, 2, hit) == want, "overlap with %#x", id);
+    cr_expect(sepax_overlap_opt(s, pairs, 2, &opt, hit) == want, "overlap_opt with %#x", id);
+    cr_expect(sepax_collide(s, pairs, 2, h) == want, "collide with %#x", id);
+    cr_expect(sepax_ref_collide(s, pairs, 2, h) == want, "ref_collide with %#x", id);
+    cr_expect(sepax_overlap_one(s, id, 0, 1, hit) == want, "overlap_one probe %#x", id);
+    cr_expect(sepax_shapes_view(s, id, &v) == want, "view of %#x", id);
+    cr_expect(sepax_shapes_local(s, id, &l) == want, "local of %#x", id);
+    cr_expect(sepax_shapes_aabb(s, id, &box) == want, "aabb of %#x", id);
+    cr_expect(sepax_shapes_get_pose(s, id, &pose) == want, "pose of %#x", id);
+    cr_expect(untouched(hit, sizeof hit) && untouched(h, sizeof h) && untouched(&v, sizeof v) &&
+                  untouched(&l, sizeof l) && untouched(&box, sizeof box) &&
+                  untouched(&pose, sizeof pose),
+              "a refusal for %#x wrote output", id);
+}
+
+Test(remove, last_shape_moves_into_the_hole) {
+    sepax_shapes *s = sepax_shapes_create(8);
+    cr_assert(s);
+    uint32_t ids[5];
+    sepax_vec2 tri[3] = {{6, 0}, {8, 0}, {7, 2}};
+    cr_assert(sepax_shapes_add_circle(s, (sepax_vec2){0, 0}, 1, &ids[0]) == SEPAX_OK);
+    cr_assert(sepax_shapes_add_capsule(s, (sepax_vec2){1, 0}, (sepax_vec2){3, 0}, 0.5f, &ids[1]) ==
+              SEPAX_OK);
+    cr_assert(sepax_shapes_add_box(s, 1, 2, &ids[2]) == SEPAX_OK);
+    cr_assert(sepax_shapes_add_polygon(s, tri, 3, &ids[3]) == SEPAX_OK);
+    cr_assert(sepax_shapes_add_rounded(s, tri, 3, 0.25f, &ids[4]) == SEPAX_OK);
+    for (uint32_t i = 0; i < 5; i++)
+        cr_assert(ids[i] == i, "a store that never removed: id == index");
+    /* pose the last one, so the move must carry the pose as well as the shape */
+    sepax_pose p = {{10, -3}, sepax_rot(0.7f)};
+    cr_assert(sepax_shapes_set_poses(s, 4, 1, &p) == SEPAX_OK);
+    cr_assert(sepax_shapes_update(s) == SEPAX_OK);
+    world_copy before = copy_view(s, ids[4]);
+    sepax_aabb box_before, box_after;
+    sepax_local_shape local_before, local_after;
+    cr_assert(sepax_shapes_aabb(s, ids[4], &box_before) == SEPAX_OK);
+    cr_assert(sepax_shapes_local(s, ids[4], &local_before) == SEPAX_OK);
+
+    sepax_move mv;
+    cr_assert(sepax_shapes_remove(s, ids[1], &mv) == SEPAX_OK);
+    cr_expect(mv.from == ids[4], "moved.from %#x, want the last shape's old id %#x", mv.from,
+              ids[4]);
+    cr_expect(index_of(mv.to) == 1 && gen_of(mv.to) != gen_of(ids[1]), "moved.to %#x", mv.to);
+    cr_expect(sepax_shapes_count(s) == 4);
+    cr_expect(sepax_shapes_id(s, 1) == mv.to && sepax_shapes_id(s, 4) == SEPAX_NO_ID);
+
+    /* the same shape, bit for bit, at its new id, and it still answers where it is */
+    world_copy after = copy_view(s, mv.to);
+    cr_expect(memcmp(&before, &after, sizeof before) == 0, "the moved shape's world data changed");
+    cr_assert(sepax_shapes_aabb(s, mv.to, &box_after) == SEPAX_OK);
+    cr_assert(sepax_shapes_local(s, mv.to, &local_after) == SEPAX_OK);
+    cr_expect(memcmp(&box_before, &box_after, sizeof box_before) == 0);
+    cr_expect(memcmp(&local_before, &local_after, sizeof local_before) == 0);
+    sepax_pose q;
+    cr_assert(sepax_shapes_get_pose(s, mv.to, &q) == SEPAX_OK);
+    cr_expect(memcmp(&p, &q, sizeof p) == 0, "the pose moved with the shape");
+    /* and an update recomputes it from the moved pose to the same place */
+    cr_assert(sepax_shapes_update(s) == SEPAX_OK);
+    after = copy_view(s, mv.to);
+    cr_expect(memcmp(&before, &after, sizeof before) == 0, "update after the move changed it");
+
+    /* the removed id and the moved shape's old id are stale; past count is a bad id */
+    expect_refused(s, ids[1], SEPAX_ERR_STALE_ID);
+    expect_refused(s, mv.from, SEPAX_ERR_STALE_ID);
+    expect_refused(s, 5, SEPAX_ERR_BAD_ID);
+    /* index 4's current generation, but no shape there */
+    expect_refused(s, 4u | gen_of(mv.to) << SEPAX_ID_INDEX_BITS, SEPAX_ERR_BAD_ID);
+    sepax_pair live = {ids[0], mv.to};
+    sepax_hit h;
+    cr_expect(sepax_collide(s, &live, 1, &h) == SEPAX_OK);
+
+    sepax_move keep;
+    memset(&keep, MARK, sizeof keep);
+    cr_expect(sepax_shapes_remove(s, ids[1], &keep) == SEPAX_ERR_STALE_ID, "removed twice");
+    cr_expect(sepax_shapes_remove(s, mv.from, &keep) == SEPAX_ERR_STALE_ID);
+    cr_expect(sepax_shapes_remove(s, 9, &keep) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_remove(NULL, ids[0], &keep) == SEPAX_ERR_NULL);
+    cr_expect(untouched(&keep, sizeof keep) && sepax_shapes_count(s) == 4,
+              "a refused removal changed something");
+
+    /* the last shape itself: nothing moves */
+    uint32_t last = sepax_shapes_id(s, 3);
+    cr_assert(sepax_shapes_remove(s, last, &mv) == SEPAX_OK);
+    cr_expect(mv.from == SEPAX_NO_ID, "removing the last shape moved %#x", mv.from);
+    cr_expect(sepax_shapes_count(s) == 3);
+    cr_expect(sepax_shapes_remove(s, last, NULL) == SEPAX_ERR_STALE_ID);
+    /* the others are untouched: ids 0 and 2 never moved */
+    cr_expect(sepax_shapes_id(s, 0) == ids[0] && sepax_shapes_id(s, 2) == ids[2]);
+    for (uint32_t i = 0; i < sepax_shapes_count(s); i++)
+        cr_expect(index_of(sepax_shapes_id(s, i)) == i);
+    sepax_shapes_destroy(s);
+}
+
+/* One random shape of any kind near (x, y); a box is centred on the origin
+ * and needs its pose to get there (*posed). */
+static sepax_status add_random(sepax_shapes *s, wl_rng *r, float x, float y, uint32_t *id,
+                               int *posed) {
+    float a = 0.3f + wl_unit(r), b = 0.3f + wl_unit(r);
+    int pick = wl_range(r, 0, 4);
+    *posed = pick == 2;
+    switch (pick) {
+    case 0: return sepax_shapes_add_circle(s, (sepax_vec2){x, y}, a, id);
+    case 1:
+        return sepax_shapes_add_capsule(s, (sepax_vec2){x - a, y}, (sepax_vec2){x, y + b}, 0.3f,
+                                        id);
+    case 2: return sepax_shapes_add_box(s, a, b, id);
+    default: {
+        float c = a * wl_unit(r), d = a * wl_unit(r); /* a trapezoid: always convex */
+        sepax_vec2 p[4] = {{x - a, y - b}, {x + a, y - b}, {x + c, y + b}, {x - d, y + b}};
+        return wl_range(r, 0, 1) ? sepax_shapes_add_polygon(s, p, 4, id)
+                                 : sepax_shapes_add_rounded(s, p, 4, 0.5f * b, id);
+    }
+    }
+}
+
+#define START 1000
+#define OPS 20000
+#define KEYS (START + OPS)
+#define CHECK_EVERY 1000
+#define CHECK_PAIRS 5000
+
+/* The caller's side of the contract: keys it chose, and the ids sepax gave. */
+typedef struct model {
+    uint32_t id[KEYS];             /* current id of each key, SEPAX_NO_ID once removed */
+    uint32_t key_at[KEYS];         /* key of the shape at each index */
+    sepax_local_shape local[KEYS]; /* what was added for each key */
+    sepax_pose pose[KEYS];         /* the pose set for it */
+    uint32_t count, keys;
+} model;
+
+static void add_key(sepax_shapes *s, model *m, wl_rng *r) {
+    uint32_t key = m->keys++, id;
+    int box;
+    float x = 64.0f * wl_unit(r), y = 64.0f * wl_unit(r);
+    cr_assert(add_random(s, r, x, y, &id, &box) == SEPAX_OK);
+    cr_assert(index_of(id) == m->count, "new shapes go at the end");
+    cr_assert(sepax_shapes_local(s, id, &m->local[key]) == SEPAX_OK);
+    /* a box goes where its pose puts it; the others get a small nudge and turn */
+    sepax_pose p = {{box ? x : wl_unit(r) - 0.5f, box ? y : wl_unit(r) - 0.5f},
+                    sepax_rot(box ? 6.2831853f * wl_unit(r) : 0.02f * (wl_unit(r) - 0.5f))};
+    cr_assert(sepax_shapes_set_poses(s, index_of(id), 1, &p) == SEPAX_OK);
+    m->pose[key] = p;
+    m->id[key] = id;
+    m->key_at[m->count++] = key;
+}
+
+static void remove_key(sepax_shapes *s, model *m, uint32_t key) {
+    uint32_t id = m->id[key];
+    sepax_move mv;
+    cr_assert(sepax_shapes_remove(s, id, &mv) == SEPAX_OK, "remove key %u id %#x", key, id);
+    uint32_t last = --m->count;
+    m->id[key] = SEPAX_NO_ID;
+    if (index_of(id) != last) {
+        uint32_t moved = m->key_at[last];
+        cr_assert(mv.from == m->id[moved], "moved.from %#x, the model says key %u had %#x", mv.from,
+                  moved, m->id[moved]);
+        cr_assert(index_of(mv.to) == index_of(id));
+        m->id[moved] = mv.to;
+        m->key_at[index_of(id)] = moved;
+        cr_assert(sepax_shapes_view(s, mv.from, &(sepax_shape_view){0}) == SEPAX_ERR_STALE_ID);
+    } else {
+        cr_assert(mv.from == SEPAX_NO_ID);
+    }
+    cr_assert(sepax_shapes_view(s, id, &(sepax_shape_view){0}) == SEPAX_ERR_STALE_ID,
+              "removed id %#x still answers", id);
+}
+
+/* Every live key still has its own shape and pose at the id the model holds,
+ * and the kernels agree with the reference on them bit for bit. */
+static void check_model(sepax_shapes *s, const model *m, wl_rng *r, size_t *hits) {
+    cr_assert(sepax_shapes_count(s) == m->count);
+    cr_assert(sepax_shapes_update(s) == SEPAX_OK);
+    for (uint32_t i = 0; i < m->count; i++) {
+        uint32_t key = m->key_at[i], id = m->id[key];
+        cr_assert(sepax_shapes_id(s, i) == id, "index %u: id %#x, model %#x", i,
+                  sepax_shapes_id(s, i), id);
+        sepax_local_shape l;
+        sepax_pose p;
+        cr_assert(sepax_shapes_local(s, id, &l) == SEPAX_OK);
+        cr_assert(sepax_shapes_get_pose(s, id, &p) == SEPAX_OK);
+        cr_assert(memcmp(&l, &m->local[key], sizeof l) == 0, "key %u (id %#x): shape changed", key,
+                  id);
+        cr_assert(memcmp(&p, &m->pose[key], sizeof p) == 0, "key %u (id %#x): pose changed", key,
+                  id);
+    }
+    cr_assert(sepax_shapes_id(s, m->count) == SEPAX_NO_ID);
+    /* half random pairs, half pairs whose bounds touch, so both answers occur */
+    sepax_aabb *box = malloc(m->count * sizeof *box);
+    sepax_pair *pairs = malloc(CHECK_PAIRS * sizeof *pairs);
+    sepax_hit *h = malloc(CHECK_PAIRS * sizeof *h), *want = malloc(CHECK_PAIRS * sizeof *want);
+    uint8_t *hit = malloc(CHECK_PAIRS), *hit_want = malloc(CHECK_PAIRS);
+    cr_assert(box && pairs && h && want && hit && hit_want);
+    for (uint32_t i = 0; i < m->count; i++) sepax_shapes_aabb(s, sepax_shapes_id(s, i), &box[i]);
+    for (size_t k = 0; k < CHECK_PAIRS; k++) {
+        uint32_t a = (uint32_t)wl_range(r, 0, (int)m->count - 1);
+        uint32_t b = (uint32_t)wl_range(r, 0, (int)m->count - 1);
+        for (uint32_t t = 0; k % 2 && t < m->count; t++, b = (b + 1) % m->count)
+            if (b != a && box[b].lower.x <= box[a].upper.x && box[a].lower.x <= box[b].upper.x &&
+                box[b].lower.y <= box[a].upper.y && box[a].lower.y <= box[b].upper.y)
+                break;
+        pairs[k] = (sepax_pair){m->id[m->key_at[a]], m->id[m->key_at[b]]};
+    }
+    cr_assert(sepax_collide(s, pairs, CHECK_PAIRS, h) == SEPAX_OK);
+    cr_assert(sepax_ref_collide(s, pairs, CHECK_PAIRS, want) == SEPAX_OK);
+    cr_assert(sepax_overlap(s, pairs, CHECK_PAIRS, hit) == SEPAX_OK);
+    cr_assert(sepax_ref_overlap(s, pairs, CHECK_PAIRS, hit_want) == SEPAX_OK);
+    for (size_t k = 0; k < CHECK_PAIRS; k++) {
+        cr_assert(memcmp(&h[k], &want[k], sizeof h[k]) == 0 && hit[k] == hit_want[k],
+                  "pair %#x, %#x: kernel (%u, %a, %a, %a), reference (%u, %a, %a, %a)", pairs[k].a,
+                  pairs[k].b, h[k].hit, h[k].normal.x, h[k].normal.y, h[k].depth, want[k].hit,
+                  want[k].normal.x, want[k].normal.y, want[k].depth);
+        *hits += want[k].hit;
+    }
+    free(box);
+    free(pairs);
+    free(h);
+    free(want);
+    free(hit);
+    free(hit_want);
+}
+
+Test(remove, random_churn_matches_a_plain_model, .timeout = 600) {
+    static model m; /* large: not on the stack */
+    memset(&m, 0, sizeof m);
+    sepax_shapes *s = sepax_shapes_create(START);
+    cr_assert(s);
+    wl_rng r = {0xc4u};
+    for (int i = 0; i < START; i++) add_key(s, &m, &r);
+    size_t adds = 0, removes = 0, hits = 0, checks = 0;
+    for (int op = 1; op <= OPS; op++) {
+        /* drift between 200 and 1800 shapes, crossing block boundaries both ways */
+        int remove = m.count > 200 && (m.count >= 1800 || wl_range(&r, 0, 99) < 50);
+        if (remove) {
+            remove_key(s, &m, m.key_at[wl_range(&r, 0, (int)m.count - 1)]);
+            removes++;
+        } else {
+            add_key(s, &m, &r);
+            adds++;
+        }
+        if (op % CHECK_EVERY == 0) {
+            check_model(s, &m, &r, &hits);
+            checks++;
+        }
+    }
+    cr_log_info("churn: %zu adds, %zu removes, %zu checks of %d pairs, %zu hits; %u shapes left",
+                adds, removes, checks, CHECK_PAIRS, hits, m.count);
+    cr_expect(removes > 5000 && adds > 5000);
+    cr_expect(hits > checks * CHECK_PAIRS / 10, "too few hits (%zu) to mean much", hits);
+    /* empty it completely, then it works again from nothing */
+    while (m.count) remove_key(s, &m, m.key_at[wl_range(&r, 0, (int)m.count - 1)]);
+    cr_expect(sepax_shapes_count(s) == 0 && sepax_shapes_id(s, 0) == SEPAX_NO_ID);
+    for (int i = 0; i < 50; i++) add_key(s, &m, &r);
+    check_model(s, &m, &r, &hits);
+    sepax_shapes_destroy(s);
+}
+
+/* The generation is 8 bits: an id kept across exactly 256 replacements at its
+ * index names the new shape there (the documented ABA limit); across 1..255
+ * it is refused. */
+Test(remove, generation_wraps_after_256_replacements) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    cr_assert(s);
+    uint32_t old, id;
+    cr_assert(sepax_shapes_add_circle(s, (sepax_vec2){0, 0}, 1, &old) == SEPAX_OK);
+    cr_assert(sepax_shapes_add_circle(s, (sepax_vec2){5, 0}, 2, &id) == SEPAX_OK);
+    for (int n = 1; n <= 256; n++) {
+        /* remove whatever is at index 0 (the other shape moves in), then refill */
+        sepax_move mv;
+        cr_assert(sepax_shapes_remove(s, sepax_shapes_id(s, 0), &mv) == SEPAX_OK);
+        cr_assert(index_of(mv.to) == 0 && gen_of(mv.to) == (uint32_t)n % 256, "round %d", n);
+        cr_assert(sepax_shapes_add_circle(s, (sepax_vec2){0, 0}, 1.0f + (float)n, &id) == SEPAX_OK);
+        sepax_shape_view v;
+        sepax_status st = sepax_shapes_view(s, old, &v);
+        if (n < 256)
+            cr_assert(st == SEPAX_ERR_STALE_ID, "after %d replacements: %s", n,
+                      sepax_status_str(st));
+        else
+            cr_expect(st == SEPAX_OK && v.radius != 1.0f,
+                      "after 256 the old id is live again, naming another shape: %s, radius %g",
+                      sepax_status_str(st), v.radius);
+    }
+    sepax_shapes_destroy(s);
+}
