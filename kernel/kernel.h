@@ -32,17 +32,38 @@ extern const sepax_kernel sepax_kernel_neon;
  * SEPAX_BACKEND environment variable names a backend that cannot run. */
 sepax_status sepax_kernel_for_query(const sepax_kernel **out);
 
-/* How a pair is computed, from its shapes' classes (SEPAX_CLASS_*):
- *   SHARP   two sharp polygons, edge normals only (a positive margin asks
- *           for distances, and those need the closest-vertices axis too:
- *           such pairs go CURVED)
- *   CIRCLE  two circles, one pair per lane
- *   CURVED  anything else: edge normals and the closest-vertices axis */
-static inline unsigned sepax_pair_class(unsigned ca, unsigned cb, int margin_positive) {
-    if (ca == SEPAX_CLASS_CIRCLE && cb == SEPAX_CLASS_CIRCLE) return SEPAX_CLASS_CIRCLE;
-    if (ca == SEPAX_CLASS_SHARP && cb == SEPAX_CLASS_SHARP && !margin_positive)
-        return SEPAX_CLASS_SHARP;
-    return SEPAX_CLASS_CURVED;
+/* How a pair list's pair is computed, from its shapes' kinds and classes:
+ *   SHARP    two sharp polygons, edge normals only (a positive margin asks
+ *            for distances, and those need the closest-vertices axis too:
+ *            such pairs go GENERAL)
+ *   CIRCLES  two circles, one pair per lane
+ *   CIRCLE_A A a circle, B not
+ *   CIRCLE_B B a circle, A a capsule or polygon
+ *   SMALL_A  A a capsule (2 vertices), B a capsule or polygon
+ *   SMALL_B  B a capsule, A a polygon
+ *   GENERAL  the rest: edge normals and the closest-vertices axis */
+enum {
+    SEPAX_PAIR_SHARP,
+    SEPAX_PAIR_CIRCLES,
+    SEPAX_PAIR_CIRCLE_A,
+    SEPAX_PAIR_CIRCLE_B,
+    SEPAX_PAIR_SMALL_A,
+    SEPAX_PAIR_SMALL_B,
+    SEPAX_PAIR_GENERAL,
+    SEPAX_PAIR_CLASSES
+};
+
+static inline unsigned sepax_pair_class(const sepax_shapes *st, uint32_t a, uint32_t b,
+                                        int margin_positive) {
+    unsigned ka = st->kind[a], kb = st->kind[b];
+    if (ka == SEPAX_KIND_CIRCLE && kb == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLES;
+    if (ka == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLE_A;
+    if (kb == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLE_B;
+    if (ka != SEPAX_KIND_POLYGON) return SEPAX_PAIR_SMALL_A;
+    if (kb != SEPAX_KIND_POLYGON) return SEPAX_PAIR_SMALL_B;
+    if (st->cls[a] == SEPAX_CLASS_SHARP && st->cls[b] == SEPAX_CLASS_SHARP && !margin_positive)
+        return SEPAX_PAIR_SHARP;
+    return SEPAX_PAIR_GENERAL;
 }
 
 #endif

@@ -19,10 +19,22 @@ static inline lf lf_mul(lf a, lf b) { return simde_mm256_mul_ps(a, b); }
 static inline lf lf_min(lf a, lf b) { return simde_mm256_min_ps(a, b); }
 static inline lf lf_max(lf a, lf b) { return simde_mm256_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm256_div_ps(a, b); }
-static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
-    (void)i1;
-    return simde_mm256_i32gather_ps(b, simde_mm256_loadu_si256((const void *)i0), 4);
+
+/* eight records, lanes k and k+4 in one register, transposed in 128-bit halves */
+static inline simde__m256 two(const float *a, const float *b) {
+    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
+                                     simde_mm_load_ps(b), 1);
 }
+static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+    simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
+    simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
+    simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);
+    simde__m256 t2 = simde_mm256_unpacklo_ps(r2, r3), t3 = simde_mm256_unpackhi_ps(r2, r3);
+    *x = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    *y = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    *r = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+}
+
 static inline lf lf_sqrt(lf a) { return simde_mm256_sqrt_ps(a); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
     return simde_mm256_blendv_ps(y, x, simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ));
@@ -46,6 +58,10 @@ static inline unsigned lf_eq_bits(lf a, lf b) {
 }
 
 static inline void lf_store(lf a, float *out) { simde_mm256_storeu_ps(out, a); }
+
+static inline unsigned lf_le_bits(lf a, lf b) {
+    return (unsigned)simde_mm256_movemask_ps(simde_mm256_cmp_ps(a, b, SIMDE_CMP_LE_OQ));
+}
 
 static inline void lf_store2(lf a, float *p0, float *p1) {
     (void)p1;

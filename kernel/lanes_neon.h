@@ -62,12 +62,17 @@ static inline simde_float32x4_t sqrt4(simde_float32x4_t a) {
 #endif
 }
 LF_BINOP(lf_div, div4)
-static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
-    (void)i1;
-    float lo[4] = {b[i0[0]], b[i0[1]], b[i0[2]], b[i0[3]]};
-    float hi[4] = {b[i0[4]], b[i0[5]], b[i0[6]], b[i0[7]]};
-    lf r = {simde_vld1q_f32(lo), simde_vld1q_f32(hi)};
-    return r;
+
+static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+    float v[3][8];
+    for (int k = 0; k < 8; k++) {
+        v[0][k] = p[k][0];
+        v[1][k] = p[k][1];
+        v[2][k] = p[k][2];
+    }
+    *x = lf_load(v[0], v[0]);
+    *y = lf_load(v[1], v[1]);
+    *r = lf_load(v[2], v[2]);
 }
 
 static inline lf lf_sqrt(lf a) {
@@ -108,6 +113,14 @@ static inline unsigned lf_eq_bits(lf a, lf b) {
 static inline void lf_store(lf a, float *out) {
     simde_vst1q_f32(out, a.lo);
     simde_vst1q_f32(out + 4, a.hi);
+}
+
+static inline unsigned lf_le_bits(lf a, lf b) {
+    static const uint32_t weight[4] = {1, 2, 4, 8};
+    simde_uint32x4_t w = simde_vld1q_u32(weight);
+    unsigned lo = simde_vaddvq_u32(simde_vandq_u32(simde_vcleq_f32(a.lo, b.lo), w));
+    unsigned hi = simde_vaddvq_u32(simde_vandq_u32(simde_vcleq_f32(a.hi, b.hi), w));
+    return lo | hi << 4;
 }
 
 static inline void lf_store2(lf a, float *p0, float *p1) {

@@ -25,9 +25,12 @@ static inline lf lf_mul(lf a, lf b) { LF_EACH(a.v[k] * b.v[k]); }
 static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_div(lf a, lf b) { LF_EACH(a.v[k] / b.v[k]); }
-static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
-    (void)i1;
-    LF_EACH(b[i0[k]]);
+static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+    for (int k = 0; k < 8; k++) {
+        x->v[k] = p[k][0];
+        y->v[k] = p[k][1];
+        r->v[k] = p[k][2];
+    }
 }
 static inline lf lf_sqrt(lf a) { LF_EACH(__builtin_sqrtf(a.v[k])); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] < b.v[k] ? x.v[k] : y.v[k]); }
@@ -53,6 +56,12 @@ static inline unsigned lf_eq_bits(lf a, lf b) {
 
 static inline void lf_store(lf a, float *out) {
     for (int k = 0; k < 8; k++) out[k] = a.v[k];
+}
+
+static inline unsigned lf_le_bits(lf a, lf b) {
+    unsigned bits = 0;
+    for (int k = 0; k < 8; k++) bits |= (unsigned)(a.v[k] <= b.v[k]) << k;
+    return bits;
 }
 
 static inline void lf_store2(lf a, float *p0, float *p1) {

@@ -34,11 +34,20 @@ LF_BINOP(lf_mul, simde_mm_mul_ps)
 LF_BINOP(lf_min, simde_mm_min_ps)
 LF_BINOP(lf_max, simde_mm_max_ps)
 LF_BINOP(lf_div, simde_mm_div_ps)
-static inline lf lf_gather(const float *b, const int32_t *i0, const int32_t *i1) {
-    (void)i1;
-    lf r = {simde_mm_set_ps(b[i0[3]], b[i0[2]], b[i0[1]], b[i0[0]]),
-            simde_mm_set_ps(b[i0[7]], b[i0[6]], b[i0[5]], b[i0[4]])};
-    return r;
+
+/* four records transposed: rows x, y, r of lanes 0-3 */
+static inline void discs4(const float *const *p, simde__m128 *x, simde__m128 *y, simde__m128 *r) {
+    simde__m128 r0 = simde_mm_load_ps(p[0]), r1 = simde_mm_load_ps(p[1]);
+    simde__m128 r2 = simde_mm_load_ps(p[2]), r3 = simde_mm_load_ps(p[3]);
+    simde__m128 t0 = simde_mm_unpacklo_ps(r0, r1), t1 = simde_mm_unpackhi_ps(r0, r1);
+    simde__m128 t2 = simde_mm_unpacklo_ps(r2, r3), t3 = simde_mm_unpackhi_ps(r2, r3);
+    *x = simde_mm_movelh_ps(t0, t2);
+    *y = simde_mm_movehl_ps(t2, t0);
+    *r = simde_mm_movelh_ps(t1, t3);
+}
+static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+    discs4(p, &x->lo, &y->lo, &r->lo);
+    discs4(p + 4, &x->hi, &y->hi, &r->hi);
 }
 
 static inline lf lf_sqrt(lf a) {
@@ -81,6 +90,12 @@ static inline unsigned lf_eq_bits(lf a, lf b) {
 static inline void lf_store(lf a, float *out) {
     simde_mm_storeu_ps(out, a.lo);
     simde_mm_storeu_ps(out + 4, a.hi);
+}
+
+static inline unsigned lf_le_bits(lf a, lf b) {
+    unsigned lo = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(a.lo, b.lo));
+    unsigned hi = (unsigned)simde_mm_movemask_ps(simde_mm_cmple_ps(a.hi, b.hi));
+    return lo | hi << 4;
 }
 
 static inline void lf_store2(lf a, float *p0, float *p1) {

@@ -8,6 +8,14 @@
  * stays cheap next to the queries it guards. */
 static int all_live(const sepax_shapes *s, const sepax_pair *pairs, size_t n) {
     uint32_t bad = 0, count = s->count;
+    if (s->removals == 0) { /* every generation is 0: a live id is an index below count */
+        uint32_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t ab = pairs[i].a > pairs[i].b ? pairs[i].a : pairs[i].b;
+            m = ab > m ? ab : m;
+        }
+        return m < count;
+    }
     for (size_t i = 0; i < n; i++) {
         uint32_t ia = pairs[i].a & SEPAX_ID_INDEX_MASK, ib = pairs[i].b & SEPAX_ID_INDEX_MASK;
         uint32_t oa = ia < count, ob = ib < count;

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "byte_flags.h"
 #include "kernel.h"
 #include "lanes.h"
 
@@ -178,39 +179,183 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const fl
     }
 }
 
+/* ---- a circle or capsule against anything: a pair per slot ---- */
+
+/* A circle or capsule S has at most 2 core vertices and 2 planes; taken as
+ * exactly 2 (a circle's second vertex repeats its first, its planes have +Inf
+ * offsets), the loops over S are fixed and short, and the lanes run over the
+ * other shape L. s_is_a says whether S is the pair's A: the result is that of
+ * the pair in its own order, as the reference computes it, so the axes are
+ * numbered and broken in A-then-B order (A's planes 0-7, B's 8-15, the
+ * closest-vertices axis 16) and d = B - A. */
+static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const float *rsum,
+                                     int s_is_a, int circle, int collide, float margin,
+                                     uint8_t *hit, sepax_hit *out) {
+#define SB(field, k) lf_bcast(&sp[0]->field[k], &SLOT1(sp)->field[k])
+    lf lx = lf_load(lp[0]->x, SLOT1(lp)->x), ly = lf_load(lp[0]->y, SLOT1(lp)->y);
+    lf lnx = lf_load(lp[0]->nx, SLOT1(lp)->nx), lny = lf_load(lp[0]->ny, SLOT1(lp)->ny);
+    /* with `circle`, S is a circle: its second vertex is its first, and its
+     * planes never separate, so both are left out (the same bits) */
+    lf sx0 = SB(x, 0), sy0 = SB(y, 0);
+    lf sx1 = circle ? sx0 : SB(x, 1), sy1 = circle ? sy0 : SB(y, 1);
+    /* L's planes against S's two vertices (the reference's running min) */
+    lf d0 = lf_add(lf_mul(lnx, sx0), lf_mul(lny, sy0));
+    lf d1 = circle ? d0 : lf_add(lf_mul(lnx, sx1), lf_mul(lny, sy1));
+    lf sep_l = lf_sub(lf_min(d1, d0), lf_load(lp[0]->c, SLOT1(lp)->c));
+    /* S's two planes against L's vertices, one slot minimum each */
+    lf sep_s0 = lf_load(k_ninf, k_ninf), sep_s1 = sep_s0;
+    if (!circle) {
+        lf e0 = lf_add(lf_mul(SB(nx, 0), lx), lf_mul(SB(ny, 0), ly));
+        lf e1 = lf_add(lf_mul(SB(nx, 1), lx), lf_mul(SB(ny, 1), ly));
+        sep_s0 = lf_sub(lf_slot_min(e0), SB(c, 0));
+        sep_s1 = lf_sub(lf_slot_min(e1), SB(c, 1));
+    }
+    /* the closest vertex pair: squared distances from S's vertices to L's */
+    lf ax0 = s_is_a ? sx0 : lx, ay0 = s_is_a ? sy0 : ly;
+    lf bx0 = s_is_a ? lx : sx0, by0 = s_is_a ? ly : sy0;
+    lf ax1 = s_is_a ? sx1 : lx, ay1 = s_is_a ? sy1 : ly;
+    lf bx1 = s_is_a ? lx : sx1, by1 = s_is_a ? ly : sy1;
+    lf dx0 = lf_sub(bx0, ax0), dy0 = lf_sub(by0, ay0);
+    lf dx1 = lf_sub(bx1, ax1), dy1 = lf_sub(by1, ay1);
+    lf q0 = lf_add(lf_mul(dx0, dx0), lf_mul(dy0, dy0));
+    lf q1 = circle ? q0 : lf_add(lf_mul(dx1, dx1), lf_mul(dy1, dy1));
+    float ux[SEPAX_P], uy[SEPAX_P];
+    {
+        float f0[LANES], f1[LANES], g0[LANES], g1[LANES];
+        lf m01 = circle ? q0 : lf_min(q1, q0); /* per lane, S's vertex 1 only when closer */
+        lf min0 = lf_slot_min(q0), min1 = circle ? min0 : lf_slot_min(q1);
+        lf_store(min0, g0);
+        lf_store(min1, g1);
+        unsigned eq0 = lf_eq_bits(q0, min0), eq1 = circle ? eq0 : lf_eq_bits(q1, min1);
+        unsigned eqm = circle ? eq0 : lf_eq_bits(m01, lf_slot_min(m01));
+        lf_store(q0, f0);
+        lf_store(q1, f1);
+        for (int p = 0; p < SEPAX_P; p++) {
+            const sepax_poly_rec *S = sp[p], *Lr = lp[p];
+            int j, k; /* S's vertex, L's vertex (lane) */
+            if (circle) {
+                j = 0;
+                k = __builtin_ctz(((eq0 >> (8 * p)) & 0xffu) | 0x100u) & 7;
+            } else if (s_is_a) { /* S's vertex is the outer loop: S's 1 only when closer */
+                j = g1[8 * p] < g0[8 * p];
+                unsigned eq = ((j ? eq1 : eq0) >> (8 * p)) & 0xffu;
+                k = __builtin_ctz(eq | 0x100u) & 7;
+            } else { /* L's vertex is the outer loop */
+                k = __builtin_ctz(((eqm >> (8 * p)) & 0xffu) | 0x100u) & 7;
+                j = f1[8 * p + k] < f0[8 * p + k];
+            }
+            float dx = s_is_a ? Lr->x[k] - S->x[j] : S->x[j] - Lr->x[k];
+            float dy = s_is_a ? Lr->y[k] - S->y[j] : S->y[j] - Lr->y[k];
+            unit_axis(dx, dy, &ux[p], &uy[p]);
+        }
+    }
+    /* S's and L's extents on that axis */
+    lf vux = lf_bcast(&ux[0], &ux[SEPAX_P - 1]), vuy = lf_bcast(&uy[0], &uy[SEPAX_P - 1]);
+    lf pl = lf_add(lf_mul(vux, lx), lf_mul(vuy, ly));
+    lf ps0 = lf_add(lf_mul(vux, sx0), lf_mul(vuy, sy0));
+    lf ps1 = circle ? ps0 : lf_add(lf_mul(vux, sx1), lf_mul(vuy, sy1));
+    lf sv = s_is_a ? lf_sub(lf_slot_min(pl), lf_max(ps1, ps0))
+                   : lf_sub(lf_min(ps1, ps0), lf_slot_max(pl));
+    lf mx = lf_max(sep_l, sv);
+    if (!circle) mx = lf_max(mx, lf_max(sep_s0, sep_s1));
+    mx = lf_slot_max(mx);
+    float m[LANES];
+    lf_store(mx, m);
+    if (!collide) {
+        for (int p = 0; p < SEPAX_P; p++) hit[p] = (uint8_t)(m[8 * p] - rsum[p] <= margin);
+        return;
+    }
+    unsigned eq_l = lf_eq_bits(sep_l, mx), eq_v = lf_eq_bits(sv, mx);
+    unsigned eq_s0 = circle ? 0u : lf_eq_bits(sep_s0, mx);
+    unsigned eq_s1 = circle ? 0u : lf_eq_bits(sep_s1, mx);
+    for (int p = 0; p < SEPAX_P; p++) {
+        unsigned l8 = (eq_l >> (8 * p)) & 0xffu;
+        unsigned s2 = ((eq_s0 >> (8 * p)) & 1u) | ((eq_s1 >> (8 * p)) & 1u) << 1;
+        unsigned bits = (s_is_a ? s2 | l8 << 8 : l8 | s2 << 8) | ((eq_v >> (8 * p)) & 1u) << 16;
+        unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
+        const sepax_poly_rec *owner = (axis < 8u) == (s_is_a != 0) ? sp[p] : lp[p];
+        float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
+        nx = pick(axis >= 8u, 0.0f - nx, nx);
+        ny = pick(axis >= 8u, 0.0f - ny, ny);
+        nx = pick(axis >= 16u, ux[p], nx);
+        ny = pick(axis >= 16u, uy[p], ny);
+        out[p] = make_hit(m[8 * p] - rsum[p], margin, nx, ny);
+    }
+#undef SB
+}
+
 /* ---- circles: a pair per lane ---- */
 
-/* ia/ib: float offsets of each lane's discs (4 * index). */
-static ALWAYS_INLINE void circle_step(const float *disc, const int32_t *ia, const int32_t *ib,
-                                      int collide, float margin, uint8_t *hit, sepax_hit *out,
-                                      int live) {
-    int32_t iay[LANES], iby[LANES], iar[LANES], ibr[LANES];
-    for (int t = 0; t < LANES; t++) {
-        iay[t] = ia[t] + 1;
-        iby[t] = ib[t] + 1;
-        iar[t] = ia[t] + 2;
-        ibr[t] = ib[t] + 2;
-    }
-    lf vax = lf_gather(disc, ia, ia + 8), vay = lf_gather(disc, iay, iay + 8);
-    lf vbx = lf_gather(disc, ib, ib + 8), vby = lf_gather(disc, iby, iby + 8);
-    lf rs = lf_add(lf_gather(disc, iar, iar + 8), lf_gather(disc, ibr, ibr + 8));
+/* LANES circle pairs, each lane's discs at pa[k] and pb[k]. Returns the
+ * lanes' separations, and the unit axes through ux/uy. */
+static ALWAYS_INLINE lf circle_lanes(const float *const *da, const float *const *db, lf *ux,
+                                     lf *uy) {
+    lf vax, vay, ra, vbx, vby, rb;
+    lf_discs(da, &vax, &vay, &ra);
+    lf_discs(db, &vbx, &vby, &rb);
+    lf rs = lf_add(ra, rb);
     lf dx = lf_sub(vbx, vax), dy = lf_sub(vby, vay);
     lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy)), d = lf_sqrt(d2);
     lf zero = lf_load(k_zero, k_zero);
-    lf ux = lf_sel_gt(d2, zero, lf_div(dx, d), lf_load(k_one, k_one));
-    lf uy = lf_sel_gt(d2, zero, lf_div(dy, d), zero);
-    lf pa = lf_add(lf_mul(ux, vax), lf_mul(uy, vay));
-    lf pb = lf_add(lf_mul(ux, vbx), lf_mul(uy, vby));
-    float sep[LANES];
-    lf_store(lf_sub(lf_sub(pb, pa), rs), sep);
-    if (!collide) {
-        for (int t = 0; t < live; t++) hit[t] = (uint8_t)(sep[t] <= margin);
-        return;
+    *ux = lf_sel_gt(d2, zero, lf_div(dx, d), lf_load(k_one, k_one));
+    *uy = lf_sel_gt(d2, zero, lf_div(dy, d), zero);
+    lf pa = lf_add(lf_mul(*ux, vax), lf_mul(*uy, vay));
+    lf pb = lf_add(lf_mul(*ux, vbx), lf_mul(*uy, vby));
+    return lf_sub(lf_sub(pb, pa), rs);
+}
+
+/* Circle pairs pairs[base + idx[t]] (idx NULL: pairs[base + t]), a pair per
+ * lane. With no index list the flags of 8 lanes go out in one store. */
+static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+                                      const uint16_t *idx, size_t n, int collide, float margin,
+                                      uint8_t *hit, sepax_hit *out) {
+    const float *disc = (const float *)(const void *)st->disc;
+    float mg = margin;
+    lf vm = lf_bcast(&mg, &mg);
+    for (size_t i = 0; i < n; i += LANES) {
+        int live = n - i < LANES ? (int)(n - i) : LANES;
+        const float *pa[LANES], *pb[LANES];
+        size_t pos[LANES];
+        int whole = !idx && live == LANES; /* the common case: no positions to keep */
+        if (whole) {
+            const sepax_pair *pr = pairs + base + i;
+            for (int t = 0; t < LANES; t++) {
+                pa[t] = disc + 4 * (size_t)(pr[t].a & SEPAX_ID_INDEX_MASK);
+                pb[t] = disc + 4 * (size_t)(pr[t].b & SEPAX_ID_INDEX_MASK);
+            }
+        } else {
+            for (int t = 0; t < LANES; t++) {
+                size_t k = i + (size_t)(t < live ? t : live - 1);
+                pos[t] = base + (idx ? idx[k] : k);
+                pa[t] = disc + 4 * (size_t)(pairs[pos[t]].a & SEPAX_ID_INDEX_MASK);
+                pb[t] = disc + 4 * (size_t)(pairs[pos[t]].b & SEPAX_ID_INDEX_MASK);
+            }
+        }
+        lf ux, uy;
+        lf sep = circle_lanes(pa, pb, &ux, &uy);
+        if (!collide) {
+            unsigned bits = lf_le_bits(sep, vm);
+            if (whole) {
+                for (int p = 0; p < SEPAX_P; p++) {
+                    uint64_t f = byte_flags[(bits >> (8 * p)) & 0xffu];
+                    memcpy(hit + base + i + 8 * (size_t)p, &f, 8);
+                }
+            } else {
+                for (int t = 0; t < live; t++) hit[pos[t]] = (uint8_t)((bits >> t) & 1u);
+            }
+            continue;
+        }
+        float fs[LANES], fx[LANES], fy[LANES];
+        lf_store(sep, fs);
+        lf_store(ux, fx);
+        lf_store(uy, fy);
+        if (whole) {
+            sepax_hit *o = out + base + i;
+            for (int t = 0; t < LANES; t++) o[t] = make_hit(fs[t], margin, fx[t], fy[t]);
+        } else {
+            for (int t = 0; t < live; t++) out[pos[t]] = make_hit(fs[t], margin, fx[t], fy[t]);
+        }
     }
-    float fx[LANES], fy[LANES];
-    lf_store(ux, fx);
-    lf_store(uy, fy);
-    for (int t = 0; t < live; t++) out[t] = make_hit(sep[t], margin, fx[t], fy[t]);
 }
 
 /* ---- walking a pair list ---- */
@@ -222,50 +367,43 @@ static ALWAYS_INLINE void circle_step(const float *disc, const int32_t *ia, cons
 static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                     const uint16_t *idx, size_t n, unsigned cls, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out) {
+    if (cls == SEPAX_PAIR_CIRCLES) {
+        run_circles(st, pairs, base, idx, n, collide, margin, hit, out);
+        return;
+    }
     const sepax_poly_rec *rec = st->rec;
     const sepax_disc *disc = st->disc;
-    size_t step = cls == SEPAX_CLASS_CIRCLE ? LANES : SEPAX_P;
-    for (size_t i = 0; i < n; i += step) {
-        int live = n - i < step ? (int)(n - i) : (int)step;
-        size_t pos[LANES];
-        for (int t = 0; t < (int)step; t++) {
-            size_t k = i + (size_t)(t < live ? t : live - 1);
-            pos[t] = base + (idx ? idx[k] : k);
+    for (size_t i = 0; i < n; i += SEPAX_P) {
+        int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
+        size_t pos[SEPAX_P];
+        rec_ptr a[SEPAX_P], b[SEPAX_P];
+        float rsum[SEPAX_P];
+        for (int p = 0; p < SEPAX_P; p++) {
+            size_t k = i + (size_t)(p < live ? p : live - 1);
+            pos[p] = base + (idx ? idx[k] : k);
+            uint32_t ia = pairs[pos[p]].a & SEPAX_ID_INDEX_MASK;
+            uint32_t ib = pairs[pos[p]].b & SEPAX_ID_INDEX_MASK;
+            a[p] = rec + ia;
+            b[p] = rec + ib;
+            rsum[p] = disc[ia].r + disc[ib].r;
         }
-        if (cls == SEPAX_CLASS_CIRCLE) {
-            int32_t ia[LANES], ib[LANES];
-            for (int t = 0; t < LANES; t++) {
-                ia[t] = (int32_t)(4 * (pairs[pos[t]].a & SEPAX_ID_INDEX_MASK));
-                ib[t] = (int32_t)(4 * (pairs[pos[t]].b & SEPAX_ID_INDEX_MASK));
-            }
-            uint8_t h[LANES];
-            sepax_hit o[LANES];
-            circle_step((const float *)(const void *)disc, ia, ib, collide, margin, h, o, live);
-            for (int t = 0; t < live; t++) {
-                if (collide)
-                    out[pos[t]] = o[t];
-                else
-                    hit[pos[t]] = h[t];
-            }
-        } else {
-            rec_ptr a[SEPAX_P], b[SEPAX_P];
-            float rsum[SEPAX_P];
-            for (int p = 0; p < SEPAX_P; p++) {
-                uint32_t ia = pairs[pos[p]].a & SEPAX_ID_INDEX_MASK;
-                uint32_t ib = pairs[pos[p]].b & SEPAX_ID_INDEX_MASK;
-                a[p] = rec + ia;
-                b[p] = rec + ib;
-                rsum[p] = disc[ia].r + disc[ib].r;
-            }
-            uint8_t h[SEPAX_P];
-            sepax_hit o[SEPAX_P];
-            slot_step(a, b, rsum, cls == SEPAX_CLASS_CURVED, collide, margin, h, o);
-            for (int p = 0; p < live; p++) {
-                if (collide)
-                    out[pos[p]] = o[p];
-                else
-                    hit[pos[p]] = h[p];
-            }
+        uint8_t h[SEPAX_P];
+        sepax_hit o[SEPAX_P];
+        if (cls == SEPAX_PAIR_CIRCLE_A)
+            small_step(a, b, rsum, 1, 1, collide, margin, h, o);
+        else if (cls == SEPAX_PAIR_CIRCLE_B)
+            small_step(b, a, rsum, 0, 1, collide, margin, h, o);
+        else if (cls == SEPAX_PAIR_SMALL_A)
+            small_step(a, b, rsum, 1, 0, collide, margin, h, o);
+        else if (cls == SEPAX_PAIR_SMALL_B)
+            small_step(b, a, rsum, 0, 0, collide, margin, h, o);
+        else
+            slot_step(a, b, rsum, cls == SEPAX_PAIR_GENERAL, collide, margin, h, o);
+        for (int p = 0; p < live; p++) {
+            if (collide)
+                out[pos[p]] = o[p];
+            else
+                hit[pos[p]] = h[p];
         }
     }
 }
@@ -276,31 +414,41 @@ static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pa
                                     float margin, int collide, uint8_t *hit, sepax_hit *out) {
     int mpos = margin > 0.0f;
     if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count) { /* a store of circles only */
-        run_class(st, pairs, 0, NULL, n, SEPAX_CLASS_CIRCLE, collide, margin, hit, out);
+        run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_CIRCLES, collide, margin, hit, out);
         return;
     }
     if (st->n_class[SEPAX_CLASS_SHARP] == st->count) { /* of sharp polygons only */
-        unsigned cls = mpos ? SEPAX_CLASS_CURVED : SEPAX_CLASS_SHARP;
-        if (cls == SEPAX_CLASS_SHARP)
-            run_class(st, pairs, 0, NULL, n, SEPAX_CLASS_SHARP, collide, margin, hit, out);
+        if (mpos)
+            run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_GENERAL, collide, margin, hit, out);
         else
-            run_class(st, pairs, 0, NULL, n, SEPAX_CLASS_CURVED, collide, margin, hit, out);
+            run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_SHARP, collide, margin, hit, out);
         return;
     }
     /* mixed: sort each chunk's pairs by class, then run each class */
     for (size_t base = 0; base < n; base += CHUNK) {
         size_t len = n - base < CHUNK ? n - base : CHUNK;
-        uint16_t idx[3][CHUNK];
-        size_t cnt[3] = {0, 0, 0};
+        uint16_t idx[SEPAX_PAIR_CLASSES][CHUNK];
+        size_t cnt[SEPAX_PAIR_CLASSES] = {0};
         for (size_t t = 0; t < len; t++) {
             const sepax_pair *pr = &pairs[base + t];
-            unsigned c = sepax_pair_class(st->cls[pr->a & SEPAX_ID_INDEX_MASK],
-                                          st->cls[pr->b & SEPAX_ID_INDEX_MASK], mpos);
+            unsigned c = sepax_pair_class(st, pr->a & SEPAX_ID_INDEX_MASK,
+                                          pr->b & SEPAX_ID_INDEX_MASK, mpos);
             idx[c][cnt[c]++] = (uint16_t)t;
         }
-        run_class(st, pairs, base, idx[0], cnt[0], SEPAX_CLASS_SHARP, collide, margin, hit, out);
-        run_class(st, pairs, base, idx[1], cnt[1], SEPAX_CLASS_CIRCLE, collide, margin, hit, out);
-        run_class(st, pairs, base, idx[2], cnt[2], SEPAX_CLASS_CURVED, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[SEPAX_PAIR_SHARP], cnt[SEPAX_PAIR_SHARP], SEPAX_PAIR_SHARP,
+                  collide, margin, hit, out);
+        run_class(st, pairs, base, idx[SEPAX_PAIR_CIRCLES], cnt[SEPAX_PAIR_CIRCLES],
+                  SEPAX_PAIR_CIRCLES, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[SEPAX_PAIR_CIRCLE_A], cnt[SEPAX_PAIR_CIRCLE_A],
+                  SEPAX_PAIR_CIRCLE_A, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[SEPAX_PAIR_CIRCLE_B], cnt[SEPAX_PAIR_CIRCLE_B],
+                  SEPAX_PAIR_CIRCLE_B, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[SEPAX_PAIR_SMALL_A], cnt[SEPAX_PAIR_SMALL_A],
+                  SEPAX_PAIR_SMALL_A, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[SEPAX_PAIR_SMALL_B], cnt[SEPAX_PAIR_SMALL_B],
+                  SEPAX_PAIR_SMALL_B, collide, margin, hit, out);
+        run_class(st, pairs, base, idx[SEPAX_PAIR_GENERAL], cnt[SEPAX_PAIR_GENERAL],
+                  SEPAX_PAIR_GENERAL, collide, margin, hit, out);
     }
 }
 

@@ -259,6 +259,7 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
         mv.to = i | (uint32_t)s->gen[i] << SEPAX_ID_INDEX_BITS;
     }
     s->count = last;
+    s->removals++;
     sepax_block_info_refresh(s, i);
     if (last / L != i / L) sepax_block_info_refresh(s, last);
     if (moved) *moved = mv;

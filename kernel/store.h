@@ -112,6 +112,7 @@ struct sepax_shapes {
     uint32_t count;
     uint32_t cap;        /* a multiple of 16 */
     uint32_t n_class[3]; /* shapes of each class */
+    uint32_t removals;   /* ever: while 0, every generation is 0 and id == index */
     sepax_allocator mem;
 };
 
