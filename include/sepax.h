@@ -43,7 +43,7 @@ typedef enum sepax_status {
     SEPAX_ERR_COLLINEAR = -6,      ///< all points on one line (zero area)
     SEPAX_ERR_NONCONVEX = -7,      ///< a reflex vertex or a self-intersection
     SEPAX_ERR_BAD_ID = -8,         ///< a shape id not in the store
-    SEPAX_ERR_COUNT = -9,          ///< a count too large for a size computation
+    SEPAX_ERR_COUNT = -9,          ///< a count negative, over a limit, or too large for a size
     SEPAX_ERR_NOMEM = -10,         ///< out of memory
     SEPAX_ERR_BAD_BACKEND = -11,   ///< unknown backend name or value
     SEPAX_ERR_UNSUPPORTED = -12,   ///< backend not built in or not on this CPU
@@ -218,7 +218,8 @@ SEPAX_API sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 
                                                 float radius, uint32_t *out_id);
 
 /// Add a box centred on its local origin, 2*half_width by 2*half_height, axis-aligned in
-/// its own frame (its pose orients it). Half extents > 0 (else SEPAX_ERR_BAD_SIZE).
+/// its own frame (its pose orients it). Half extents > 0 (else SEPAX_ERR_BAD_SIZE); a box with
+/// one half extent below 2^-20 of the other is too thin to have edges (SEPAX_ERR_TOO_FEW_POINTS).
 SEPAX_API sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_width,
                                             float half_height, uint32_t *out_id);
 

@@ -28,6 +28,9 @@ static int close_to(pt a, pt b, double tol) {
 
 sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, int *out_count) {
     if (!points || !out || !out_count) return SEPAX_ERR_NULL;
+    if ((uintptr_t)points % _Alignof(sepax_vec2) || (uintptr_t)out % _Alignof(sepax_vec2) ||
+        (uintptr_t)out_count % _Alignof(int))
+        return SEPAX_ERR_MISALIGNED;
     if (count < 0 || count > SEPAX_HULL_MAX_POINTS) return SEPAX_ERR_COUNT;
     if (count < 3) return SEPAX_ERR_TOO_FEW_POINTS;
     sepax_status st = sepax_points_check(points, count);

@@ -1,6 +1,8 @@
 /* Validation and local layout of circles, capsules, boxes and (rounded)
- * polygons. The checks run before anything is written, in a fixed order:
- * NULL, non-finite, out of range, then the kind's own rules. */
+ * polygons. Every check runs before anything is written; the first failing
+ * one wins: a polygon's radius, then its points; a circle's or capsule's
+ * points, then its radius; a box's width, then its height (README.md,
+ * "Bad input", lists the order per call). */
 #include "shape_build.h"
 
 #include <math.h>

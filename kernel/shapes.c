@@ -178,6 +178,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
 sepax_status sepax_shapes_add_rounded(sepax_shapes *store, const sepax_vec2 *points, int count,
                                       float radius, uint32_t *out_id) {
     if (!store || !points || !out_id) return SEPAX_ERR_NULL;
+    if ((uintptr_t)points % _Alignof(sepax_vec2)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_polygon(points, count, radius, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;

@@ -22,7 +22,7 @@ const char *sepax_status_str(sepax_status status) {
     case SEPAX_ERR_BAD_POSE: return "SEPAX_ERR_BAD_POSE: a rotation that is not unit length";
     case SEPAX_ERR_BAD_SIZE:
         return "SEPAX_ERR_BAD_SIZE: a radius or half extent negative, or zero where it must not be";
-    case SEPAX_ERR_STALE_ID: return "SEPAX_ERR_STALE_ID: the id of a removed shape";
+    case SEPAX_ERR_STALE_ID: return "SEPAX_ERR_STALE_ID: the id of a removed or replaced shape";
     case SEPAX_ERR_MISALIGNED: return "SEPAX_ERR_MISALIGNED: a buffer not aligned for its type";
     }
     return "unknown sepax_status";

@@ -1,0 +1,1135 @@
+/* The bad-input contract: every way a call can be refused, with its exact
+ * status, and on every refusal the store unchanged (count, ids, local shapes,
+ * poses, world views, bounding boxes), output buffers pre-filled with a marker
+ * byte untouched and *out_id untouched. One test per row of the table in
+ * docs/CONTRACT_TABLE.md (the test name is its last column). */
+#define _DEFAULT_SOURCE /* mmap / MAP_ANONYMOUS for the guard pages */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sepax.h"
+
+#define MARK 0xA5
+#define ID_MARK 0xA5A5A5A5u
+#define MAXS 24 /* most shapes a snapshot holds */
+#define NFIX 6  /* shapes of the fixture store */
+#define NPAIRS (NFIX * (NFIX - 1) / 2)
+
+static const float nonfinite[3] = {NAN, INFINITY, -INFINITY};
+
+/* ---- the fixture: one store of every kind, posed and updated ----------- */
+
+static sepax_shapes *store;
+static sepax_pair good[NPAIRS + 1]; /* every pair of the fixture, +1 slot for a bad one */
+static uint8_t hit[64];
+static sepax_hit hits[64];
+static uint32_t out_id;
+
+static const sepax_vec2 square[4] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+
+static void add_fixture_shapes(sepax_shapes *s, int n) {
+    static const sepax_vec2 tri[3] = {{0, 0}, {1, 0}, {0, 1}};
+    static const sepax_vec2 pent[5] = {{0, 0}, {2, 0}, {2.5f, 1}, {1, 2}, {-0.5f, 1}};
+    uint32_t id;
+    for (int i = 0; i < n; i++) {
+        sepax_status st = SEPAX_OK;
+        switch (i % NFIX) {
+        case 0: st = sepax_shapes_add_box(s, 1, 0.5f, &id); break;
+        case 1: st = sepax_shapes_add_circle(s, (sepax_vec2){3, 0}, 1, &id); break;
+        case 2:
+            st = sepax_shapes_add_capsule(s, (sepax_vec2){0, 3}, (sepax_vec2){2, 3}, 0.5f, &id);
+            break;
+        case 3: st = sepax_shapes_add_rounded(s, tri, 3, 0.25f, &id); break;
+        case 4: st = sepax_shapes_add_polygon(s, pent, 5, &id); break;
+        default: st = sepax_shapes_add_circle(s, (sepax_vec2){0.5f, 0.2f}, 0.3f, &id); break;
+        }
+        cr_assert(st == SEPAX_OK, "fixture shape %d: %s", i, sepax_status_str(st));
+        cr_assert(id == (uint32_t)i);
+    }
+    sepax_pose poses[MAXS];
+    for (int i = 0; i < n; i++)
+        poses[i] = (sepax_pose){{0.5f * (float)i, 0}, sepax_rot(0.3f * (float)i)};
+    cr_assert(sepax_shapes_set_poses(s, 0, (size_t)n, poses) == SEPAX_OK);
+    cr_assert(sepax_shapes_update(s) == SEPAX_OK);
+}
+
+static void setup(void) {
+    store = sepax_shapes_create(0);
+    cr_assert(store);
+    add_fixture_shapes(store, NFIX);
+    size_t k = 0;
+    for (uint32_t a = 0; a < NFIX; a++)
+        for (uint32_t b = a + 1; b < NFIX; b++) good[k++] = (sepax_pair){a, b};
+}
+
+static void teardown(void) { sepax_shapes_destroy(store); }
+
+TestSuite(contract, .init = setup, .fini = teardown);
+
+/* ---- snapshots: everything a caller can read back from a store ---------- */
+
+typedef struct view_copy {
+    int kind, count, planes;
+    float radius;
+    float x[SEPAX_MAX_VERTS], y[SEPAX_MAX_VERTS], nx[SEPAX_MAX_VERTS], ny[SEPAX_MAX_VERTS],
+        c[SEPAX_MAX_VERTS];
+} view_copy;
+
+typedef struct snapshot {
+    uint32_t count;
+    uint32_t id[MAXS];
+    sepax_local_shape local[MAXS];
+    sepax_pose pose[MAXS];
+    sepax_aabb aabb[MAXS];
+    view_copy view[MAXS];
+} snapshot;
+
+static void take_of(const sepax_shapes *s, snapshot *out) {
+    memset(out, 0, sizeof *out);
+    out->count = sepax_shapes_count(s);
+    cr_assert(out->count <= MAXS);
+    for (uint32_t i = 0; i < out->count; i++) {
+        uint32_t id = sepax_shapes_id(s, i);
+        out->id[i] = id;
+        sepax_shape_view v;
+        cr_assert(sepax_shapes_view(s, id, &v) == SEPAX_OK);
+        cr_assert(sepax_shapes_local(s, id, &out->local[i]) == SEPAX_OK);
+        cr_assert(sepax_shapes_get_pose(s, id, &out->pose[i]) == SEPAX_OK);
+        cr_assert(sepax_shapes_aabb(s, id, &out->aabb[i]) == SEPAX_OK);
+        view_copy *c = &out->view[i];
+        c->kind = v.kind;
+        c->count = v.count;
+        c->planes = v.planes;
+        c->radius = v.radius;
+        memcpy(c->x, v.x, sizeof c->x);
+        memcpy(c->y, v.y, sizeof c->y);
+        memcpy(c->nx, v.nx, sizeof c->nx);
+        memcpy(c->ny, v.ny, sizeof c->ny);
+        memcpy(c->c, v.c, sizeof c->c);
+    }
+}
+
+static void take(snapshot *out) { take_of(store, out); }
+
+static void expect_same_of(const sepax_shapes *s, const snapshot *before, const char *what) {
+    snapshot now;
+    take_of(s, &now);
+    cr_expect(now.count == before->count, "%s: count %u -> %u", what, before->count, now.count);
+    cr_expect(memcmp(&now, before, sizeof now) == 0, "%s: the store changed", what);
+}
+
+static void expect_same(const snapshot *before, const char *what) {
+    expect_same_of(store, before, what);
+}
+
+static int all_marked(const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != MARK) return 0;
+    return 1;
+}
+
+static void mark_outputs(void) {
+    memset(hit, MARK, sizeof hit);
+    memset(hits, MARK, sizeof hits);
+}
+
+/* ---- assertions --------------------------------------------------------- */
+
+#define ST(want, call)                                                                             \
+    do {                                                                                           \
+        sepax_status got_ = (call);                                                                \
+        cr_expect(got_ == (want), "%s\n  got  %s\n  want %s", #call, sepax_status_str(got_),       \
+                  sepax_status_str(want));                                                         \
+    } while (0)
+
+/* A call that must fail without touching the store. */
+#define FAILS(want, call)                                                                          \
+    do {                                                                                           \
+        snapshot before_;                                                                          \
+        take(&before_);                                                                            \
+        ST(want, call);                                                                            \
+        expect_same(&before_, #call);                                                              \
+    } while (0)
+
+/* An add that must fail: nothing added, store unchanged, *out_id untouched. */
+#define ADD_FAILS(want, call)                                                                      \
+    do {                                                                                           \
+        out_id = ID_MARK;                                                                          \
+        FAILS(want, call);                                                                         \
+        cr_expect(out_id == ID_MARK, "%s: *out_id written on error", #call);                       \
+    } while (0)
+
+/* A query that must fail: store unchanged, hit[] and hits[] untouched. */
+#define QUERY_FAILS(want, call)                                                                    \
+    do {                                                                                           \
+        mark_outputs();                                                                            \
+        FAILS(want, call);                                                                         \
+        cr_expect(all_marked(hit, sizeof hit), "%s: hit[] written on error", #call);               \
+        cr_expect(all_marked(hits, sizeof hits), "%s: hits[] written on error", #call);            \
+    } while (0)
+
+/* A call with one output object that must fail and leave *obj untouched. */
+#define OUT_FAILS(want, call, obj)                                                                 \
+    do {                                                                                           \
+        memset((obj), MARK, sizeof *(obj));                                                        \
+        FAILS(want, call);                                                                         \
+        cr_expect(all_marked((obj), sizeof *(obj)), "%s: output written on error", #call);         \
+    } while (0)
+
+/* sepax_hull that must fail with out[] and *out_count untouched. */
+#define HULL_FAILS(want, pts, n)                                                                   \
+    do {                                                                                           \
+        sepax_vec2 hout_[SEPAX_MAX_VERTS];                                                         \
+        int hn_;                                                                                   \
+        memset(hout_, MARK, sizeof hout_);                                                         \
+        memset(&hn_, MARK, sizeof hn_);                                                            \
+        ST(want, sepax_hull((pts), (n), hout_, &hn_));                                             \
+        cr_expect(all_marked(hout_, sizeof hout_), "hull out[] written on error");                 \
+        cr_expect(all_marked(&hn_, sizeof hn_), "hull *out_count written on error");               \
+    } while (0)
+
+/* Every query entry point refusing the same pair list (options: margin 0). */
+static const sepax_query_options zero_margin = {0.0f};
+#define ALL_PAIR_QUERIES_FAIL(want, pairs, n)                                                      \
+    do {                                                                                           \
+        QUERY_FAILS(want, sepax_overlap(store, (pairs), (n), hit));                                \
+        QUERY_FAILS(want, sepax_collide(store, (pairs), (n), hits));                               \
+        QUERY_FAILS(want, sepax_overlap_opt(store, (pairs), (n), &zero_margin, hit));              \
+        QUERY_FAILS(want, sepax_collide_opt(store, (pairs), (n), &zero_margin, hits));             \
+    } while (0)
+
+/* A buffer of `bytes` whose end touches an inaccessible page: a call that
+ * reads one byte past it crashes the test instead of passing by luck. */
+static void *guarded(size_t bytes) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t span = (bytes + page - 1) / page * page;
+    char *base =
+        mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert(base != MAP_FAILED);
+    cr_assert(mprotect(base + span, page, PROT_NONE) == 0);
+    return base + span - bytes;
+}
+
+/* ---- non-finite input: SEPAX_ERR_NONFINITE ------------------------------ */
+
+Test(contract, nonfinite_poly) {
+    for (int v = 0; v < 3; v++)
+        for (int k = 0; k < 4; k++)
+            for (int axis = 0; axis < 2; axis++) {
+                sepax_vec2 p[4];
+                memcpy(p, square, sizeof p);
+                if (axis)
+                    p[k].y = nonfinite[v];
+                else
+                    p[k].x = nonfinite[v];
+                ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_polygon(store, p, 4, &out_id));
+                ADD_FAILS(SEPAX_ERR_NONFINITE,
+                          sepax_shapes_add_rounded(store, p, 4, 0.5f, &out_id));
+                HULL_FAILS(SEPAX_ERR_NONFINITE, p, 4);
+            }
+}
+
+Test(contract, nonfinite_circle) {
+    for (int v = 0; v < 3; v++) {
+        float f = nonfinite[v];
+        ADD_FAILS(SEPAX_ERR_NONFINITE,
+                  sepax_shapes_add_circle(store, (sepax_vec2){f, 0}, 1, &out_id));
+        ADD_FAILS(SEPAX_ERR_NONFINITE,
+                  sepax_shapes_add_circle(store, (sepax_vec2){0, f}, 1, &out_id));
+    }
+}
+
+Test(contract, nonfinite_capsule) {
+    for (int v = 0; v < 3; v++)
+        for (int k = 0; k < 4; k++) {
+            float e[4] = {0, 0, 2, 0};
+            e[k] = nonfinite[v];
+            ADD_FAILS(SEPAX_ERR_NONFINITE,
+                      sepax_shapes_add_capsule(store, (sepax_vec2){e[0], e[1]},
+                                               (sepax_vec2){e[2], e[3]}, 0.5f, &out_id));
+        }
+}
+
+Test(contract, nonfinite_radius) {
+    for (int v = 0; v < 3; v++) {
+        float r = nonfinite[v];
+        ADD_FAILS(SEPAX_ERR_NONFINITE,
+                  sepax_shapes_add_circle(store, (sepax_vec2){0, 0}, r, &out_id));
+        ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_capsule(store, (sepax_vec2){0, 0},
+                                                                (sepax_vec2){1, 0}, r, &out_id));
+        ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_rounded(store, square, 4, r, &out_id));
+    }
+}
+
+Test(contract, nonfinite_box) {
+    for (int v = 0; v < 3; v++) {
+        float f = nonfinite[v];
+        ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_box(store, f, 1, &out_id));
+        ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_box(store, 1, f, &out_id));
+        ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_box(store, f, f, &out_id));
+    }
+}
+
+/* Poses are all or nothing: a bad pose anywhere in the batch stores none,
+ * and the next update leaves world data as it was. */
+Test(contract, nonfinite_pose) {
+    for (int v = 0; v < 3; v++)
+        for (int field = 0; field < 4; field++) {
+            sepax_pose p[3];
+            for (int i = 0; i < 3; i++) p[i] = (sepax_pose){{7, 8}, sepax_rot(1.0f)};
+            float *f[4] = {&p[1].position.x, &p[1].position.y, &p[1].rotation.c, &p[1].rotation.s};
+            *f[field] = nonfinite[v];
+            snapshot before;
+            take(&before);
+            ST(SEPAX_ERR_NONFINITE, sepax_shapes_set_poses(store, 1, 3, p));
+            expect_same(&before, "set_poses");
+            cr_assert(sepax_shapes_update(store) == SEPAX_OK);
+            expect_same(&before, "update after a refused set_poses");
+        }
+}
+
+Test(contract, nonfinite_margin) {
+    for (int v = 0; v < 3; v++) {
+        sepax_query_options o = {nonfinite[v]};
+        QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_overlap_opt(store, good, NPAIRS, &o, hit));
+        QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_collide_opt(store, good, NPAIRS, &o, hits));
+        QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_overlap_one_opt(store, 0, 0, NFIX, &o, hit));
+    }
+}
+
+/* ---- sizes: SEPAX_ERR_BAD_SIZE ------------------------------------------ */
+
+Test(contract, bad_radius) {
+    const float bad[] = {-1.0f, -FLT_MIN, -1e-30f, -2e18f};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        float r = bad[i];
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE,
+                  sepax_shapes_add_circle(store, (sepax_vec2){0, 0}, r, &out_id));
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_capsule(store, (sepax_vec2){0, 0},
+                                                               (sepax_vec2){1, 0}, r, &out_id));
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_rounded(store, square, 4, r, &out_id));
+    }
+    /* zero (either sign) leaves a circle or capsule no area */
+    const float zeros[2] = {0.0f, -0.0f};
+    for (int i = 0; i < 2; i++) {
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE,
+                  sepax_shapes_add_circle(store, (sepax_vec2){0, 0}, zeros[i], &out_id));
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE,
+                  sepax_shapes_add_capsule(store, (sepax_vec2){0, 0}, (sepax_vec2){1, 0}, zeros[i],
+                                           &out_id));
+    }
+    /* ... but a rounded polygon of radius 0 (or -0) is a sharp polygon, stored with +0 */
+    for (int i = 0; i < 2; i++) {
+        uint32_t id = ID_MARK, n = sepax_shapes_count(store);
+        ST(SEPAX_OK, sepax_shapes_add_rounded(store, square, 4, zeros[i], &id));
+        cr_expect(id == n && sepax_shapes_count(store) == n + 1);
+        sepax_local_shape l;
+        cr_assert(sepax_shapes_local(store, id, &l) == SEPAX_OK);
+        cr_expect(l.radius == 0.0f && !signbit(l.radius) && l.kind == SEPAX_KIND_POLYGON);
+    }
+}
+
+Test(contract, bad_box) {
+    const float bad[] = {0.0f, -0.0f, -1.0f, -FLT_MIN, -2e18f};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_box(store, bad[i], 1, &out_id));
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_box(store, 1, bad[i], &out_id));
+        ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_box(store, bad[i], bad[i], &out_id));
+    }
+}
+
+/* ---- degenerate polygons ------------------------------------------------ */
+
+Test(contract, few_points) {
+    for (int n = 0; n < 3; n++) {
+        ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_polygon(store, square, n, &out_id));
+        ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS,
+                  sepax_shapes_add_rounded(store, square, n, 0.5f, &out_id));
+        HULL_FAILS(SEPAX_ERR_TOO_FEW_POINTS, square, n);
+    }
+}
+
+/* 3+ copies of one point, or points that merge (closer than 2^-20 of the
+ * polygon's size) down to fewer than 3: SEPAX_ERR_TOO_FEW_POINTS. */
+Test(contract, same_points) {
+    sepax_vec2 same[8];
+    for (int i = 0; i < 8; i++) same[i] = (sepax_vec2){1, 2};
+    for (int n = 3; n <= 8; n++) {
+        ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_polygon(store, same, n, &out_id));
+        HULL_FAILS(SEPAX_ERR_TOO_FEW_POINTS, same, n);
+    }
+    const sepax_vec2 merged[3] = {{0, 0}, {1, 0}, {1, 5e-7f}}; /* 5e-7 < 2^-20 */
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_polygon(store, merged, 3, &out_id));
+    const sepax_vec2 there_and_back[4] = {{0, 0}, {1, 0}, {1, 0}, {0, 0}};
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS,
+              sepax_shapes_add_polygon(store, there_and_back, 4, &out_id));
+}
+
+Test(contract, collinear) {
+    const sepax_vec2 diag[3] = {{0, 0}, {1, 1}, {2, 2}};
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_polygon(store, diag, 3, &out_id));
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_rounded(store, diag, 3, 1.0f, &out_id));
+    HULL_FAILS(SEPAX_ERR_COLLINEAR, diag, 3);
+    const sepax_vec2 unordered[4] = {{0, 0}, {3, 0}, {1, 0}, {2, 0}};
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_polygon(store, unordered, 4, &out_id));
+    HULL_FAILS(SEPAX_ERR_COLLINEAR, unordered, 4);
+}
+
+/* Zero area: an outline that doubles back along a line is COLLINEAR; one
+ * that crosses itself so its lobes cancel (a bow tie) is NONCONVEX. */
+Test(contract, zero_area) {
+    const sepax_vec2 back3[3] = {{0, 0}, {2, 0}, {1, 0}};
+    const sepax_vec2 zigzag[4] = {{0, 0}, {1, 0}, {2, 0}, {1, 0}};
+    const sepax_vec2 bow[4] = {{0, 0}, {1, 1}, {1, 0}, {0, 1}};
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_polygon(store, back3, 3, &out_id));
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_polygon(store, zigzag, 4, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, bow, 4, &out_id));
+}
+
+/* Thinner than 2^-20 of the size, relative: a thin triangle is COLLINEAR, a
+ * thin quad whose corners merge pairwise is TOO_FEW_POINTS, and so is a box
+ * with a half extent below 2^-20 of the other. Just above: accepted. */
+Test(contract, sliver) {
+    const sepax_vec2 thin[3] = {{0, 0}, {1, 0}, {0.5f, 1e-7f}};
+    const sepax_vec2 thin_big[3] = {{0, 0}, {1e6f, 0}, {5e5f, 0.1f}};
+    const sepax_vec2 thin_quad[4] = {{0, 0}, {1, 0}, {1, 1e-7f}, {0, 1e-7f}};
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_polygon(store, thin, 3, &out_id));
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_polygon(store, thin_big, 3, &out_id));
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_polygon(store, thin_quad, 4, &out_id));
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_box(store, 1e-7f, 1, &out_id));
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_box(store, 1, 1e-30f, &out_id));
+    const sepax_vec2 ok_tri[3] = {{0, 0}, {1, 0}, {0.5f, 1e-5f}};
+    uint32_t id;
+    ST(SEPAX_OK, sepax_shapes_add_polygon(store, ok_tri, 3, &id));
+    ST(SEPAX_OK, sepax_shapes_add_box(store, 1e-5f, 1, &id));
+}
+
+/* Ends closer than 2^-20 of the capsule's size (radius included). */
+Test(contract, capsule_ends) {
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS,
+              sepax_shapes_add_capsule(store, (sepax_vec2){1, 1}, (sepax_vec2){1, 1}, 1, &out_id));
+    ADD_FAILS(
+        SEPAX_ERR_TOO_FEW_POINTS,
+        sepax_shapes_add_capsule(store, (sepax_vec2){1, 0}, (sepax_vec2){1, 5e-7f}, 0.5f, &out_id));
+    ADD_FAILS(
+        SEPAX_ERR_TOO_FEW_POINTS,
+        sepax_shapes_add_capsule(store, (sepax_vec2){0, 0}, (sepax_vec2){1e-3f, 0}, 1e4f, &out_id));
+}
+
+Test(contract, reflex) {
+    const sepax_vec2 arrow[4] = {{0, 0}, {2, 1}, {4, 0}, {2, 3}};
+    const sepax_vec2 spike[4] = {{0, 0}, {2, 0}, {1, 0}, {1, 1}};
+    const sepax_vec2 notch[5] = {{0, 0}, {4, 0}, {4, 4}, {2, 1}, {0, 4}};
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, arrow, 4, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_rounded(store, arrow, 4, 0.5f, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, spike, 4, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, notch, 5, &out_id));
+}
+
+Test(contract, self_cross) {
+    const sepax_vec2 bow[4] = {{0, 0}, {1, 1}, {1, 0}, {0, 1}};
+    const sepax_vec2 bow_asym[4] = {{0, 0}, {2, 2}, {2, 0}, {0, 1}};
+    sepax_vec2 star[5]; /* a pentagram: every turn left, the outline winds twice */
+    for (int k = 0; k < 5; k++) {
+        double a = 1.5707963267948966 + k * 2.5132741228718345; /* 90 + 144k degrees */
+        star[k] = (sepax_vec2){(float)cos(a), (float)sin(a)};
+    }
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, bow, 4, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, bow_asym, 4, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, star, 5, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_rounded(store, star, 5, 0.1f, &out_id));
+}
+
+/* Not an error: clockwise input is stored counter-clockwise, first vertex kept. */
+Test(contract, clockwise) {
+    const sepax_vec2 cw[4] = {{0, 0}, {0, 1}, {1, 1}, {1, 0}};
+    uint32_t id = ID_MARK;
+    ST(SEPAX_OK, sepax_shapes_add_polygon(store, cw, 4, &id));
+    cr_expect(id == NFIX);
+    sepax_local_shape l;
+    cr_assert(sepax_shapes_local(store, id, &l) == SEPAX_OK);
+    cr_expect(l.count == 4);
+    const float ex[4] = {0, 1, 1, 0}, ey[4] = {0, 0, 1, 1};
+    double area2 = 0;
+    for (int i = 0; i < 4; i++) {
+        cr_expect(l.vertex[i].x == ex[i] && l.vertex[i].y == ey[i], "vertex %d", i);
+        const sepax_vec2 a = l.vertex[i], b = l.vertex[(i + 1) % 4];
+        area2 += (double)a.x * b.y - (double)b.x * a.y;
+        /* outward normal: the other vertices are behind edge i */
+        const sepax_vec2 o = l.vertex[(i + 2) % 4];
+        cr_expect((o.x - a.x) * l.normal[i].x + (o.y - a.y) * l.normal[i].y < 0, "normal %d", i);
+    }
+    cr_expect(area2 > 0, "stored counter-clockwise");
+}
+
+/* ---- counts ------------------------------------------------------------- */
+
+Test(contract, too_many_verts) {
+    sepax_vec2 ring[9];
+    for (int k = 0; k < 9; k++)
+        ring[k] = (sepax_vec2){(float)cos(k * 0.6981317), (float)sin(k * 0.6981317)};
+    ADD_FAILS(SEPAX_ERR_TOO_MANY_VERTS, sepax_shapes_add_polygon(store, ring, 9, &out_id));
+    ADD_FAILS(SEPAX_ERR_TOO_MANY_VERTS, sepax_shapes_add_rounded(store, ring, 9, 1, &out_id));
+    /* the raw count decides, before any merging: 9 points of which two coincide */
+    sepax_vec2 dup[9];
+    memcpy(dup, ring, 8 * sizeof ring[0]);
+    dup[8] = dup[7];
+    ADD_FAILS(SEPAX_ERR_TOO_MANY_VERTS, sepax_shapes_add_polygon(store, dup, 9, &out_id));
+    /* refused before reading: 8 real points, count INT_MAX */
+    sepax_vec2 *g = guarded(8 * sizeof *g);
+    memcpy(g, ring, 8 * sizeof *g);
+    ADD_FAILS(SEPAX_ERR_TOO_MANY_VERTS, sepax_shapes_add_polygon(store, g, INT_MAX, &out_id));
+}
+
+Test(contract, negative_count) {
+    const int bad[] = {-1, -3, INT_MIN};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ADD_FAILS(SEPAX_ERR_COUNT, sepax_shapes_add_polygon(store, square, bad[i], &out_id));
+        ADD_FAILS(SEPAX_ERR_COUNT, sepax_shapes_add_rounded(store, square, bad[i], 1, &out_id));
+        HULL_FAILS(SEPAX_ERR_COUNT, square, bad[i]);
+    }
+}
+
+/* More than SEPAX_HULL_MAX_POINTS: SEPAX_ERR_COUNT, refused before reading. */
+Test(contract, hull_points) {
+    sepax_vec2 *g = guarded(4 * sizeof *g);
+    memcpy(g, square, 4 * sizeof *g);
+    HULL_FAILS(SEPAX_ERR_COUNT, g, SEPAX_HULL_MAX_POINTS + 1);
+    HULL_FAILS(SEPAX_ERR_COUNT, g, INT_MAX);
+    /* exactly the limit is fine */
+    sepax_vec2 *p = guarded(SEPAX_HULL_MAX_POINTS * sizeof *p);
+    for (int i = 0; i < SEPAX_HULL_MAX_POINTS; i++)
+        p[i] = (sepax_vec2){(float)(i % 23) / 22.0f, (float)(i % 29) / 28.0f};
+    p[0] = (sepax_vec2){-1, -1};
+    p[1] = (sepax_vec2){2, -1};
+    p[2] = (sepax_vec2){2, 2};
+    p[3] = (sepax_vec2){-1, 2};
+    sepax_vec2 out[SEPAX_MAX_VERTS];
+    int n = -1;
+    ST(SEPAX_OK, sepax_hull(p, SEPAX_HULL_MAX_POINTS, out, &n));
+    cr_expect(n == 4);
+}
+
+/* A hull that needs more than SEPAX_MAX_VERTS vertices is refused, never truncated. */
+Test(contract, hull_verts) {
+    sepax_vec2 ring[16];
+    for (int k = 0; k < 16; k++)
+        ring[k] = (sepax_vec2){(float)cos(k * 0.39269908), (float)sin(k * 0.39269908)};
+    HULL_FAILS(SEPAX_ERR_TOO_MANY_VERTS, ring, 16);
+    HULL_FAILS(SEPAX_ERR_TOO_MANY_VERTS, ring, 9); /* half a 16-gon and its chord */
+    sepax_vec2 nine[9];
+    for (int k = 0; k < 9; k++)
+        nine[k] = (sepax_vec2){(float)cos(k * 0.6981317), (float)sin(k * 0.6981317)};
+    HULL_FAILS(SEPAX_ERR_TOO_MANY_VERTS, nine, 9);
+}
+
+/* ---- range: SEPAX_ERR_RANGE -------------------------------------------- */
+
+Test(contract, range_coords) {
+    const float big[] = {2e18f, -2e18f, FLT_MAX, -FLT_MAX};
+    for (size_t v = 0; v < sizeof big / sizeof big[0]; v++) {
+        float f = big[v];
+        sepax_vec2 p[4];
+        memcpy(p, square, sizeof p);
+        p[2].x = f;
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_polygon(store, p, 4, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_rounded(store, p, 4, 1, &out_id));
+        HULL_FAILS(SEPAX_ERR_RANGE, p, 4);
+        memcpy(p, square, sizeof p);
+        p[3].y = f;
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_polygon(store, p, 4, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_circle(store, (sepax_vec2){f, 0}, 1, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_circle(store, (sepax_vec2){0, f}, 1, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_capsule(store, (sepax_vec2){f, 0},
+                                                            (sepax_vec2){0, 0}, 1, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_capsule(store, (sepax_vec2){0, 0},
+                                                            (sepax_vec2){0, f}, 1, &out_id));
+    }
+    /* the limit itself is in range */
+    const float L = SEPAX_COORD_LIMIT;
+    const sepax_vec2 edge[3] = {{-L, -L}, {L, -L}, {0, L}};
+    uint32_t id;
+    ST(SEPAX_OK, sepax_shapes_add_polygon(store, edge, 3, &id));
+    ST(SEPAX_OK, sepax_shapes_add_circle(store, (sepax_vec2){L, -L}, L, &id));
+}
+
+Test(contract, range_size) {
+    const float big[] = {2e18f, FLT_MAX};
+    for (size_t v = 0; v < sizeof big / sizeof big[0]; v++) {
+        float r = big[v];
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_circle(store, (sepax_vec2){0, 0}, r, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_capsule(store, (sepax_vec2){0, 0},
+                                                            (sepax_vec2){1, 0}, r, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_rounded(store, square, 4, r, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_box(store, r, 1, &out_id));
+        ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_box(store, 1, r, &out_id));
+    }
+}
+
+Test(contract, range_pose) {
+    const float big[] = {2e18f, -2e18f, FLT_MAX};
+    for (size_t v = 0; v < sizeof big / sizeof big[0]; v++)
+        for (int axis = 0; axis < 2; axis++) {
+            sepax_pose p[2] = {{{1, 1}, {1, 0}}, {{1, 1}, {1, 0}}};
+            if (axis)
+                p[1].position.y = big[v];
+            else
+                p[1].position.x = big[v];
+            FAILS(SEPAX_ERR_RANGE, sepax_shapes_set_poses(store, 0, 2, p));
+        }
+    const sepax_pose at_limit = {{SEPAX_COORD_LIMIT, -SEPAX_COORD_LIMIT}, {1, 0}};
+    ST(SEPAX_OK, sepax_shapes_set_poses(store, 0, 1, &at_limit));
+}
+
+Test(contract, range_margin) {
+    const float big[] = {2e18f, -2e18f, FLT_MAX, -FLT_MAX};
+    for (size_t v = 0; v < sizeof big / sizeof big[0]; v++) {
+        sepax_query_options o = {big[v]};
+        QUERY_FAILS(SEPAX_ERR_RANGE, sepax_overlap_opt(store, good, NPAIRS, &o, hit));
+        QUERY_FAILS(SEPAX_ERR_RANGE, sepax_collide_opt(store, good, NPAIRS, &o, hits));
+        QUERY_FAILS(SEPAX_ERR_RANGE, sepax_overlap_one_opt(store, 0, 0, NFIX, &o, hit));
+    }
+    const sepax_query_options limit = {-SEPAX_COORD_LIMIT};
+    ST(SEPAX_OK, sepax_collide_opt(store, good, NPAIRS, &limit, hits));
+}
+
+/* ---- poses: SEPAX_ERR_BAD_POSE ------------------------------------------ */
+
+Test(contract, bad_pose) {
+    /* squared length off 1 by more than 2^-16 */
+    const sepax_rotation bad[] = {{0, 0}, {2, 0}, {0.5f, 0.5f}, {1, 0.01f}, {0.99f, 0}, {-1, 1}};
+    for (size_t v = 0; v < sizeof bad / sizeof bad[0]; v++) {
+        sepax_pose p[3];
+        for (int i = 0; i < 3; i++) p[i] = (sepax_pose){{1, 2}, sepax_rot(0.5f)};
+        p[2].rotation = bad[v];
+        FAILS(SEPAX_ERR_BAD_POSE, sepax_shapes_set_poses(store, 0, 3, p));
+    }
+    /* within 2^-16: accepted */
+    const sepax_pose near = {{0, 0}, {1.0f + 1.0f / 262144.0f, 0}};
+    ST(SEPAX_OK, sepax_shapes_set_poses(store, 0, 1, &near));
+    const sepax_pose half_turn = {{0, 0}, {-1, 0}};
+    ST(SEPAX_OK, sepax_shapes_set_poses(store, 1, 1, &half_turn));
+}
+
+/* ---- ids ---------------------------------------------------------------- */
+
+/* Every id-taking call refusing `id` with `want`. The bad pair is the last
+ * of the list, so a query that wrote the good ones first would be caught. */
+static void refuse_id(uint32_t id, sepax_status want) {
+    sepax_pair pairs[NPAIRS + 1];
+    uint32_t n = sepax_shapes_count(store), np = 0;
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = a + 1; b < n; b++)
+            pairs[np++] = (sepax_pair){sepax_shapes_id(store, a), sepax_shapes_id(store, b)};
+    pairs[np] = (sepax_pair){id, sepax_shapes_id(store, 0)};
+    ALL_PAIR_QUERIES_FAIL(want, pairs, np + 1);
+    pairs[np] = (sepax_pair){sepax_shapes_id(store, 0), id};
+    ALL_PAIR_QUERIES_FAIL(want, pairs, np + 1);
+    QUERY_FAILS(want, sepax_overlap_one(store, id, 0, sepax_shapes_count(store), hit));
+    QUERY_FAILS(want, sepax_overlap_one(store, id, 0, 0, hit));
+    sepax_shape_view v;
+    sepax_local_shape l;
+    sepax_pose p;
+    sepax_aabb b;
+    sepax_move m;
+    OUT_FAILS(want, sepax_shapes_view(store, id, &v), &v);
+    OUT_FAILS(want, sepax_shapes_local(store, id, &l), &l);
+    OUT_FAILS(want, sepax_shapes_get_pose(store, id, &p), &p);
+    OUT_FAILS(want, sepax_shapes_aabb(store, id, &b), &b);
+    OUT_FAILS(want, sepax_shapes_remove(store, id, &m), &m);
+    FAILS(want, sepax_shapes_remove(store, id, NULL));
+}
+
+Test(contract, bad_id) {
+    const uint32_t bad[] = {NFIX, NFIX + 1, 15, 16, 1000, SEPAX_ID_INDEX_MASK, SEPAX_NO_ID};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) refuse_id(bad[i], SEPAX_ERR_BAD_ID);
+}
+
+/* Removed ids, and the old id of the shape a removal moved, are refused. */
+Test(contract, stale_id) {
+    sepax_move m;
+    cr_assert(sepax_shapes_remove(store, 1, &m) == SEPAX_OK);
+    const uint32_t last = NFIX - 1;
+    cr_expect(m.from == last && (m.to & SEPAX_ID_INDEX_MASK) == 1 && m.to != 1);
+    refuse_id(1, SEPAX_ERR_STALE_ID);    /* the removed shape */
+    refuse_id(last, SEPAX_ERR_STALE_ID); /* the moved shape's old id */
+    /* removing the last shape: its id is stale too */
+    uint32_t tail = sepax_shapes_id(store, sepax_shapes_count(store) - 1);
+    cr_assert(sepax_shapes_remove(store, tail, &m) == SEPAX_OK);
+    cr_expect(m.from == SEPAX_NO_ID);
+    refuse_id(tail, SEPAX_ERR_STALE_ID);
+    /* the moved shape answers under its new id */
+    sepax_pair ok = {0, sepax_shapes_id(store, 1)};
+    ST(SEPAX_OK, sepax_collide(store, &ok, 1, hits));
+}
+
+/* A range [first, first+count) past the store: SEPAX_ERR_BAD_ID. */
+Test(contract, one_range) {
+    const uint32_t n = NFIX;
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 0, n, 1, hit));
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 0, 2, n - 1, hit));
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 0, n + 1, 0, hit));
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 0, UINT32_MAX, 1, hit));
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 0, 1, SIZE_MAX, hit));
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one_opt(store, 0, n, 1, &zero_margin, hit));
+}
+
+Test(contract, pose_range) {
+    const uint32_t n = NFIX;
+    sepax_pose p[NFIX + 1];
+    for (uint32_t i = 0; i <= n; i++) p[i] = (sepax_pose){{3, 4}, {0, 1}};
+    FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, n - 1, 2, p));
+    FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, 0, n + 1, p));
+    FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, n, 1, p));
+    FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, n + 1, 0, p));
+    FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, UINT32_MAX, 1, p));
+    FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, 1, SIZE_MAX, p));
+}
+
+/* ---- NULL --------------------------------------------------------------- */
+
+Test(contract, null_store) {
+    sepax_vec2 c = {0, 0};
+    sepax_pose pose = {{0, 0}, {1, 0}};
+    uint32_t id = ID_MARK;
+    ST(SEPAX_ERR_NULL, sepax_shapes_add_polygon(NULL, square, 4, &id));
+    ST(SEPAX_ERR_NULL, sepax_shapes_add_rounded(NULL, square, 4, 1, &id));
+    ST(SEPAX_ERR_NULL, sepax_shapes_add_circle(NULL, c, 1, &id));
+    ST(SEPAX_ERR_NULL, sepax_shapes_add_capsule(NULL, c, (sepax_vec2){1, 0}, 1, &id));
+    ST(SEPAX_ERR_NULL, sepax_shapes_add_box(NULL, 1, 1, &id));
+    cr_expect(id == ID_MARK);
+    sepax_move m;
+    memset(&m, MARK, sizeof m);
+    ST(SEPAX_ERR_NULL, sepax_shapes_remove(NULL, 0, &m));
+    cr_expect(all_marked(&m, sizeof m));
+    ST(SEPAX_ERR_NULL, sepax_shapes_set_poses(NULL, 0, 1, &pose));
+    ST(SEPAX_ERR_NULL, sepax_shapes_set_poses(NULL, 0, 0, NULL));
+    ST(SEPAX_ERR_NULL, sepax_shapes_update(NULL));
+    sepax_shape_view v;
+    sepax_local_shape l;
+    sepax_pose p;
+    sepax_aabb b;
+    memset(&v, MARK, sizeof v);
+    memset(&l, MARK, sizeof l);
+    memset(&p, MARK, sizeof p);
+    memset(&b, MARK, sizeof b);
+    ST(SEPAX_ERR_NULL, sepax_shapes_view(NULL, 0, &v));
+    ST(SEPAX_ERR_NULL, sepax_shapes_local(NULL, 0, &l));
+    ST(SEPAX_ERR_NULL, sepax_shapes_get_pose(NULL, 0, &p));
+    ST(SEPAX_ERR_NULL, sepax_shapes_aabb(NULL, 0, &b));
+    cr_expect(all_marked(&v, sizeof v) && all_marked(&l, sizeof l));
+    cr_expect(all_marked(&p, sizeof p) && all_marked(&b, sizeof b));
+    mark_outputs();
+    /* a NULL store is refused even when there is nothing to do */
+    for (size_t n = 0; n < 2; n++) {
+        ST(SEPAX_ERR_NULL, sepax_overlap(NULL, good, n, hit));
+        ST(SEPAX_ERR_NULL, sepax_collide(NULL, good, n, hits));
+        ST(SEPAX_ERR_NULL, sepax_overlap_opt(NULL, good, n, &zero_margin, hit));
+        ST(SEPAX_ERR_NULL, sepax_collide_opt(NULL, good, n, &zero_margin, hits));
+        ST(SEPAX_ERR_NULL, sepax_overlap_one(NULL, 0, 0, n, hit));
+        ST(SEPAX_ERR_NULL, sepax_overlap_one_opt(NULL, 0, 0, n, &zero_margin, hit));
+    }
+    cr_expect(all_marked(hit, sizeof hit) && all_marked(hits, sizeof hits));
+    /* the calls without a status */
+    cr_expect(sepax_shapes_count(NULL) == 0);
+    cr_expect(sepax_shapes_id(NULL, 0) == SEPAX_NO_ID);
+    sepax_shapes_destroy(NULL);
+}
+
+Test(contract, null_args) {
+    ADD_FAILS(SEPAX_ERR_NULL, sepax_shapes_add_polygon(store, NULL, 4, &out_id));
+    ADD_FAILS(SEPAX_ERR_NULL, sepax_shapes_add_polygon(store, NULL, 0, &out_id));
+    ADD_FAILS(SEPAX_ERR_NULL, sepax_shapes_add_rounded(store, NULL, 4, 1, &out_id));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_add_polygon(store, square, 4, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_add_rounded(store, square, 4, 1, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_add_circle(store, (sepax_vec2){0, 0}, 1, NULL));
+    FAILS(SEPAX_ERR_NULL,
+          sepax_shapes_add_capsule(store, (sepax_vec2){0, 0}, (sepax_vec2){1, 0}, 1, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_add_box(store, 1, 1, NULL));
+    /* queries with n > 0 */
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_overlap(store, NULL, NPAIRS, hit));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_overlap(store, good, NPAIRS, NULL));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_collide(store, NULL, NPAIRS, hits));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_collide(store, good, NPAIRS, NULL));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_overlap_opt(store, NULL, 1, NULL, hit));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_collide_opt(store, good, 1, NULL, NULL));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_overlap_one(store, 0, 0, NFIX, NULL));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_overlap_one_opt(store, 0, 0, 1, NULL, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_set_poses(store, 0, 1, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_view(store, 0, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_local(store, 0, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_get_pose(store, 0, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_aabb(store, 0, NULL));
+    sepax_vec2 out[SEPAX_MAX_VERTS];
+    int n = -7;
+    memset(out, MARK, sizeof out);
+    ST(SEPAX_ERR_NULL, sepax_hull(NULL, 4, out, &n));
+    ST(SEPAX_ERR_NULL, sepax_hull(square, 4, NULL, &n));
+    ST(SEPAX_ERR_NULL, sepax_hull(square, 4, out, NULL));
+    cr_expect(n == -7 && all_marked(out, sizeof out));
+    sepax_backend be = (sepax_backend)77;
+    ST(SEPAX_ERR_NULL, sepax_backend_from_name(NULL, &be));
+    ST(SEPAX_ERR_NULL, sepax_backend_from_name("scalar", NULL));
+    cr_expect(be == (sepax_backend)77);
+    /* removing with moved == NULL is allowed */
+    ST(SEPAX_OK, sepax_shapes_remove(store, 0, NULL));
+}
+
+/* NULL buffers with nothing to do (n == 0) are fine and touch nothing. */
+Test(contract, null_empty) {
+    snapshot before;
+    take(&before);
+    ST(SEPAX_OK, sepax_overlap(store, NULL, 0, NULL));
+    ST(SEPAX_OK, sepax_collide(store, NULL, 0, NULL));
+    ST(SEPAX_OK, sepax_overlap_opt(store, NULL, 0, NULL, NULL));
+    ST(SEPAX_OK, sepax_collide_opt(store, NULL, 0, &zero_margin, NULL));
+    ST(SEPAX_OK, sepax_overlap_one(store, 0, 0, 0, NULL));
+    ST(SEPAX_OK, sepax_overlap_one_opt(store, 0, NFIX, 0, NULL, NULL));
+    ST(SEPAX_OK, sepax_shapes_set_poses(store, 0, 0, NULL));
+    ST(SEPAX_OK, sepax_shapes_set_poses(store, NFIX, 0, NULL));
+    expect_same(&before, "n == 0 with NULL buffers");
+}
+
+/* Zero counts with real buffers: OK, nothing written, nothing changed. */
+Test(contract, zero_counts) {
+    snapshot before;
+    take(&before);
+    mark_outputs();
+    sepax_pose p = {{9, 9}, {0, 1}};
+    ST(SEPAX_OK, sepax_overlap(store, good, 0, hit));
+    ST(SEPAX_OK, sepax_collide(store, good, 0, hits));
+    ST(SEPAX_OK, sepax_overlap_opt(store, good, 0, &zero_margin, hit));
+    ST(SEPAX_OK, sepax_collide_opt(store, good, 0, &zero_margin, hits));
+    ST(SEPAX_OK, sepax_overlap_one(store, 0, 0, 0, hit));
+    ST(SEPAX_OK, sepax_overlap_one(store, 0, NFIX, 0, hit));
+    ST(SEPAX_OK, sepax_shapes_set_poses(store, 0, 0, &p));
+    ST(SEPAX_OK, sepax_shapes_set_poses(store, NFIX, 0, &p));
+    cr_expect(all_marked(hit, sizeof hit) && all_marked(hits, sizeof hits));
+    expect_same(&before, "zero counts");
+    /* an empty store: updates and empty queries are fine */
+    sepax_shapes *empty = sepax_shapes_create(0);
+    cr_assert(empty);
+    ST(SEPAX_OK, sepax_shapes_update(empty));
+    ST(SEPAX_OK, sepax_overlap(empty, NULL, 0, NULL));
+    ST(SEPAX_OK, sepax_shapes_set_poses(empty, 0, 0, NULL));
+    cr_expect(sepax_shapes_count(empty) == 0);
+    sepax_shapes_destroy(empty);
+}
+
+/* ---- size overflow ------------------------------------------------------ */
+
+/* n whose byte size overflows: SEPAX_ERR_COUNT, decided before reading the
+ * buffers (one real element each, ending at an inaccessible page). Ranges
+ * (set_poses, overlap_one) past the store are SEPAX_ERR_BAD_ID instead. */
+Test(contract, count_overflow) {
+    sepax_pair *pairs = guarded(sizeof *pairs);
+    uint8_t *h = guarded(8);
+    sepax_hit *out = guarded(sizeof *out);
+    sepax_pose *poses = guarded(sizeof *poses);
+    *pairs = good[0];
+    *poses = (sepax_pose){{0, 0}, {1, 0}};
+    const size_t huge[] = {SIZE_MAX / 2, SIZE_MAX, SIZE_MAX / sizeof(sepax_pair) + 1};
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        size_t n = huge[i];
+        memset(h, MARK, 8);
+        memset(out, MARK, sizeof *out);
+        FAILS(SEPAX_ERR_COUNT, sepax_overlap(store, pairs, n, h));
+        FAILS(SEPAX_ERR_COUNT, sepax_collide(store, pairs, n, out));
+        FAILS(SEPAX_ERR_COUNT, sepax_overlap_opt(store, pairs, n, &zero_margin, h));
+        FAILS(SEPAX_ERR_COUNT, sepax_collide_opt(store, pairs, n, &zero_margin, out));
+        FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 0, 0, n, h));
+        FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, 0, n, poses));
+        cr_expect(all_marked(h, 8) && all_marked(out, sizeof *out));
+    }
+}
+
+Test(contract, create_huge) {
+    cr_expect(sepax_shapes_create(SEPAX_MAX_SHAPES + (size_t)1) == NULL);
+    cr_expect(sepax_shapes_create(SIZE_MAX / 2) == NULL);
+    cr_expect(sepax_shapes_create(SIZE_MAX) == NULL);
+}
+
+/* ---- out of memory ------------------------------------------------------ */
+
+typedef struct counting {
+    size_t allocs, frees, refused;
+    size_t budget; /* allocations still allowed */
+} counting;
+
+static void *count_alloc(size_t size, size_t align, void *ctx) {
+    counting *c = ctx;
+    cr_assert(align && (align & (align - 1)) == 0 && align <= 64);
+    if (c->budget == 0) {
+        c->refused++;
+        return NULL;
+    }
+    c->budget--;
+    void *p = aligned_alloc(align, (size + align - 1) / align * align);
+    if (p) c->allocs++;
+    return p;
+}
+
+static void count_free(void *ptr, void *ctx) {
+    counting *c = ctx;
+    cr_assert(ptr != NULL);
+    c->frees++;
+    free(ptr);
+}
+
+Test(contract, oom_create) {
+    counting c = {0, 0, 0, 0};
+    sepax_allocator a = {count_alloc, count_free, &c};
+    size_t fail_at;
+    sepax_shapes *s = NULL;
+    for (fail_at = 0; fail_at < 100; fail_at++) {
+        c = (counting){0, 0, 0, fail_at};
+        s = sepax_shapes_create_with(0, &a);
+        if (s) break;
+        cr_expect(c.refused == 1, "one refused allocation ends the attempt");
+        cr_expect(c.allocs == c.frees, "fail at %zu: %zu allocs, %zu frees", fail_at, c.allocs,
+                  c.frees);
+    }
+    cr_assert(s, "never created");
+    cr_expect(fail_at > 1, "creation made %zu allocations", fail_at);
+    cr_expect(sepax_shapes_count(s) == 0);
+    sepax_shapes_destroy(s);
+    cr_expect(c.allocs == c.frees, "%zu allocs, %zu frees after destroy", c.allocs, c.frees);
+    /* a too-large capacity is refused before allocating; an allocator without functions too */
+    c = (counting){0, 0, 0, SIZE_MAX};
+    cr_expect(sepax_shapes_create_with(SEPAX_MAX_SHAPES + (size_t)1, &a) == NULL);
+    cr_expect(sepax_shapes_create_with(SIZE_MAX, &a) == NULL);
+    cr_expect(c.allocs == 0 && c.refused == 0);
+    sepax_allocator half = {count_alloc, NULL, &c};
+    cr_expect(sepax_shapes_create_with(0, &half) == NULL);
+    cr_expect(c.allocs == 0);
+}
+
+/* Growing past capacity 16 when the allocator refuses: SEPAX_ERR_NOMEM with
+ * the store unchanged, no memory lost, queries answering as before; the add
+ * succeeds once memory is there again. */
+Test(contract, oom_grow) {
+    counting c = {0, 0, 0, SIZE_MAX};
+    sepax_allocator a = {count_alloc, count_free, &c};
+    sepax_shapes *s = sepax_shapes_create_with(0, &a);
+    cr_assert(s);
+    add_fixture_shapes(s, 16); /* exactly the initial capacity */
+    sepax_pair pairs[16 * 15 / 2];
+    size_t np = 0;
+    for (uint32_t i = 0; i < 16; i++)
+        for (uint32_t j = i + 1; j < 16; j++) pairs[np++] = (sepax_pair){i, j};
+    static sepax_hit want[16 * 15 / 2], got[16 * 15 / 2];
+    uint8_t want1[16], got1[16];
+    cr_assert(sepax_collide(s, pairs, np, want) == SEPAX_OK);
+    cr_assert(sepax_overlap_one(s, 3, 0, 16, want1) == SEPAX_OK);
+    snapshot before;
+    take_of(s, &before);
+    size_t refusals = 0;
+    for (size_t budget = 0; budget < 100; budget++) {
+        size_t live = c.allocs - c.frees;
+        c.budget = budget;
+        uint32_t id = ID_MARK;
+        sepax_status st = sepax_shapes_add_circle(s, (sepax_vec2){1, 1}, 1, &id);
+        if (st == SEPAX_OK) {
+            cr_expect(id == 16);
+            break;
+        }
+        refusals++;
+        cr_expect(st == SEPAX_ERR_NOMEM, "budget %zu: %s", budget, sepax_status_str(st));
+        cr_expect(id == ID_MARK, "*out_id written on NOMEM");
+        cr_expect(c.allocs - c.frees == live, "budget %zu: memory lost", budget);
+        expect_same_of(s, &before, "add refused for memory");
+        memset(got, MARK, sizeof got);
+        cr_expect(sepax_collide(s, pairs, np, got) == SEPAX_OK);
+        cr_expect(memcmp(got, want, sizeof got) == 0, "answers changed after NOMEM");
+        cr_expect(sepax_overlap_one(s, 3, 0, 16, got1) == SEPAX_OK);
+        cr_expect(memcmp(got1, want1, sizeof got1) == 0);
+        cr_expect(sepax_shapes_update(s) == SEPAX_OK);
+        expect_same_of(s, &before, "update after NOMEM");
+    }
+    cr_expect(refusals > 0, "growth allocated nothing?");
+    cr_expect(sepax_shapes_count(s) == 17);
+    /* the first 16 shapes survived the move to bigger arrays */
+    snapshot after;
+    take_of(s, &after);
+    after.count = 16;
+    after.id[16] = 0;
+    memset(&after.local[16], 0, sizeof after.local[16]);
+    memset(&after.pose[16], 0, sizeof after.pose[16]);
+    memset(&after.aabb[16], 0, sizeof after.aabb[16]);
+    memset(&after.view[16], 0, sizeof after.view[16]);
+    cr_expect(memcmp(&after, &before, sizeof after) == 0, "old shapes changed by growth");
+    cr_expect(sepax_collide(s, pairs, np, got) == SEPAX_OK);
+    cr_expect(memcmp(got, want, sizeof got) == 0);
+    sepax_shapes_destroy(s);
+    cr_expect(c.allocs == c.frees, "%zu allocs, %zu frees after destroy", c.allocs, c.frees);
+}
+
+/* ---- alignment ---------------------------------------------------------- */
+
+/* Copies `n` elements of `size` bytes to `off` bytes past an aligned buffer. */
+static void *shifted(void *raw, size_t off, const void *src, size_t bytes) {
+    memcpy((char *)raw + off, src, bytes);
+    return (char *)raw + off;
+}
+
+Test(contract, misaligned_pairs) {
+    _Alignas(16) unsigned char raw[sizeof good + 16];
+    for (size_t off = 1; off < _Alignof(sepax_pair); off++) {
+        const sepax_pair *p = shifted(raw, off, good, sizeof good);
+        ALL_PAIR_QUERIES_FAIL(SEPAX_ERR_MISALIGNED, p, NPAIRS);
+        ALL_PAIR_QUERIES_FAIL(SEPAX_ERR_MISALIGNED, p, 1);
+    }
+}
+
+Test(contract, misaligned_out) {
+    _Alignas(16) unsigned char raw[sizeof hits + 16];
+    for (size_t off = 1; off < _Alignof(sepax_hit); off++) {
+        memset(raw, MARK, sizeof raw);
+        sepax_hit *out = (sepax_hit *)(void *)(raw + off);
+        FAILS(SEPAX_ERR_MISALIGNED, sepax_collide(store, good, NPAIRS, out));
+        FAILS(SEPAX_ERR_MISALIGNED, sepax_collide_opt(store, good, 1, &zero_margin, out));
+        cr_expect(all_marked(raw, sizeof raw), "offset %zu: written", off);
+    }
+}
+
+Test(contract, misaligned_poses) {
+    sepax_pose p[3];
+    for (int i = 0; i < 3; i++) p[i] = (sepax_pose){{5, 6}, {0, 1}};
+    _Alignas(16) unsigned char raw[sizeof p + 16];
+    for (size_t off = 1; off < _Alignof(sepax_pose); off++) {
+        const sepax_pose *q = shifted(raw, off, p, sizeof p);
+        FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_set_poses(store, 0, 3, q));
+        FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_set_poses(store, 2, 1, q));
+    }
+}
+
+/* Points for polygons and hulls, and the hull's outputs, must be aligned
+ * for their types. */
+Test(contract, misaligned_points) {
+    sepax_vec2 sq[4] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    _Alignas(16) unsigned char raw[sizeof sq + 16];
+    for (size_t off = 1; off < _Alignof(sepax_vec2); off++) {
+        const sepax_vec2 *q = shifted(raw, off, sq, sizeof sq);
+        ADD_FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_add_polygon(store, q, 4, &out_id));
+        ADD_FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_add_rounded(store, q, 4, 0.5f, &out_id));
+        sepax_vec2 hull[SEPAX_MAX_VERTS];
+        int n = -7;
+        cr_expect(sepax_hull(q, 4, hull, &n) == SEPAX_ERR_MISALIGNED && n == -7);
+        _Alignas(16) unsigned char hraw[sizeof hull + 16];
+        memset(hraw, MARK, sizeof hraw);
+        cr_expect(sepax_hull(sq, 4, (sepax_vec2 *)(void *)(hraw + off), &n) ==
+                  SEPAX_ERR_MISALIGNED);
+        for (size_t i = 0; i < sizeof hraw; i++) cr_expect(hraw[i] == MARK, "hull wrote");
+    }
+}
+
+/* uint8_t hit buffers have no alignment requirement: any address works and
+ * gives the same answers. */
+Test(contract, byte_unaligned) {
+    uint8_t want[NPAIRS], want1[NFIX];
+    cr_assert(sepax_overlap(store, good, NPAIRS, want) == SEPAX_OK);
+    cr_assert(sepax_overlap_one(store, 2, 0, NFIX, want1) == SEPAX_OK);
+    unsigned char raw[NPAIRS + 16];
+    for (size_t off = 1; off < 8; off++) {
+        memset(raw, MARK, sizeof raw);
+        ST(SEPAX_OK, sepax_overlap(store, good, NPAIRS, raw + off));
+        cr_expect(memcmp(raw + off, want, NPAIRS) == 0, "offset %zu", off);
+        cr_expect(raw[off - 1] == MARK && raw[off + NPAIRS] == MARK, "wrote outside");
+        ST(SEPAX_OK, sepax_overlap_one(store, 2, 0, NFIX, raw + off));
+        cr_expect(memcmp(raw + off, want1, NFIX) == 0, "offset %zu", off);
+    }
+}
+
+/* ---- backends ----------------------------------------------------------- */
+
+Test(contract, bad_backend) {
+    const char *bad[] = {"", "bogus", "AVX2", "Scalar", " avx2", "avx2 ", "sse4.1", "avx"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sepax_backend b = (sepax_backend)77;
+        ST(SEPAX_ERR_BAD_BACKEND, sepax_backend_from_name(bad[i], &b));
+        cr_expect(b == (sepax_backend)77, "\"%s\": *out written", bad[i]);
+    }
+    for (int i = 0; i < SEPAX_BACKEND_COUNT; i++) {
+        sepax_backend b = (sepax_backend)77;
+        ST(SEPAX_OK, sepax_backend_from_name(sepax_backend_name((sepax_backend)i), &b));
+        cr_expect(b == (sepax_backend)i);
+    }
+    /* an invalid value: refused, and the active backend is kept */
+    sepax_backend active = sepax_get_backend();
+    ST(SEPAX_ERR_BAD_BACKEND, sepax_set_backend((sepax_backend)SEPAX_BACKEND_COUNT));
+    ST(SEPAX_ERR_BAD_BACKEND, sepax_set_backend((sepax_backend)-2));
+    ST(SEPAX_ERR_BAD_BACKEND, sepax_set_backend((sepax_backend)99));
+    cr_expect(sepax_get_backend() == active);
+    cr_expect(sepax_backend_name((sepax_backend)99) == NULL);
+    cr_expect(sepax_backend_available((sepax_backend)99) == 0);
+}
+
+/* ---- which check wins --------------------------------------------------- */
+
+/* With several things wrong, the first failing check decides, in the order
+ * docs/CONTRACT_TABLE.md gives. (The SEPAX_OK lines: nothing to do, so
+ * nothing is checked further and nothing is written.) */
+Test(contract, order) {
+    sepax_query_options nan_margin = {NAN};
+    _Alignas(16) unsigned char raw[64];
+    sepax_pair *odd_pairs = (sepax_pair *)(void *)(raw + 1);
+    sepax_hit *odd_out = (sepax_hit *)(void *)(raw + 1);
+    sepax_pose *odd_poses = (sepax_pose *)(void *)(raw + 1);
+    /* queries: store, margin (even when n == 0), n == 0, NULL, alignment, count, ids */
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_overlap_opt(NULL, NULL, SIZE_MAX, &nan_margin, NULL));
+    QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_overlap_opt(store, NULL, 5, &nan_margin, NULL));
+    QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_collide_opt(store, NULL, 0, &nan_margin, NULL));
+    QUERY_FAILS(SEPAX_OK, sepax_collide(store, odd_pairs, 0, odd_out));
+    QUERY_FAILS(SEPAX_ERR_NULL, sepax_collide(store, NULL, SIZE_MAX, odd_out));
+    QUERY_FAILS(SEPAX_ERR_MISALIGNED, sepax_collide(store, odd_pairs, SIZE_MAX, hits));
+    QUERY_FAILS(SEPAX_ERR_MISALIGNED, sepax_collide(store, good, SIZE_MAX, odd_out));
+    /* overlap_one: store, margin, probe, range, n == 0, NULL hit */
+    QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_overlap_one_opt(store, 99, 99, 9, &nan_margin, NULL));
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 99, 0, 1, NULL));
+    QUERY_FAILS(SEPAX_ERR_BAD_ID, sepax_overlap_one(store, 0, 99, 1, NULL));
+    /* set_poses: store, range, n == 0, NULL, alignment, then pose by pose */
+    FAILS(SEPAX_ERR_BAD_ID, sepax_shapes_set_poses(store, NFIX, 1, NULL));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_set_poses(store, 0, 1, NULL));
+    FAILS(SEPAX_OK, sepax_shapes_set_poses(store, 0, 0, odd_poses));
+    sepax_pose two[2] = {{{2e18f, 0}, {1, 0}}, {{NAN, 0}, {1, 0}}};
+    FAILS(SEPAX_ERR_RANGE, sepax_shapes_set_poses(store, 0, 2, two));
+    two[0] = (sepax_pose){{0, 0}, {2, 0}};
+    FAILS(SEPAX_ERR_BAD_POSE, sepax_shapes_set_poses(store, 0, 2, two));
+    /* polygons: NULL, radius, count, all points non-finite, all points range, geometry */
+    const sepax_vec2 nan_pt[3] = {{0, 0}, {1, 0}, {NAN, 1}};
+    const sepax_vec2 mixed[3] = {{2e18f, 0}, {1, 0}, {NAN, 1}};
+    const sepax_vec2 nan_line[3] = {{0, 0}, {1, 0}, {INFINITY, 0}};
+    ADD_FAILS(SEPAX_ERR_NULL, sepax_shapes_add_rounded(store, NULL, -1, NAN, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_rounded(store, square, -1, NAN, &out_id));
+    ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_rounded(store, nan_pt, 3, -1, &out_id));
+    ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_rounded(store, nan_pt, 3, 2e18f, &out_id));
+    ADD_FAILS(SEPAX_ERR_COUNT, sepax_shapes_add_rounded(store, nan_pt, -1, 1, &out_id));
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_polygon(store, nan_pt, 2, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_polygon(store, mixed, 3, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_polygon(store, nan_line, 3, &out_id));
+    /* circles and capsules: points (non-finite, range) before the radius */
+    ADD_FAILS(SEPAX_ERR_RANGE,
+              sepax_shapes_add_circle(store, (sepax_vec2){2e18f, 0}, NAN, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONFINITE,
+              sepax_shapes_add_circle(store, (sepax_vec2){NAN, 0}, -1, &out_id));
+    ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_capsule(store, (sepax_vec2){0, 0},
+                                                        (sepax_vec2){0, 2e18f}, NAN, &out_id));
+    ADD_FAILS(SEPAX_ERR_BAD_SIZE,
+              sepax_shapes_add_capsule(store, (sepax_vec2){0, 0}, (sepax_vec2){0, 0}, 0, &out_id));
+    /* boxes: width fully checked before height */
+    ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_box(store, -1, NAN, &out_id));
+    ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_box(store, 1, NAN, &out_id));
+    /* hull: NULL, count, too few, non-finite, range, geometry */
+    HULL_FAILS(SEPAX_ERR_NULL, NULL, -1);
+    HULL_FAILS(SEPAX_ERR_COUNT, mixed, -1);
+    HULL_FAILS(SEPAX_ERR_TOO_FEW_POINTS, mixed, 2);
+    HULL_FAILS(SEPAX_ERR_NONFINITE, mixed, 3);
+}
