@@ -1,29 +1,133 @@
-/* libFuzzer target: poses from arbitrary bytes (raw float bits: NaN, Inf,
- * denormals, huge, non-unit rotations), then the world update.
- * Checks: a refused batch changes no pose; after an update every backend's
- * world data (vertices, planes, bounds) is the reference's, bit for bit; and
- * queries on the moved shapes agree with the reference. */
+/* libFuzzer target: poses, adds and removals from arbitrary bytes on a store
+ * of shapes of every kind (WL_MIXED), with world updates between them.
+ *
+ * Input: byte 0, byte 1 flags (1 raw poses, 2 large turns, 4 operations).
+ * A pose is 16 bytes of raw float bits (flag 1: NaN, Inf, denormals, huge,
+ * non-unit rotations) or 3 bytes: x, y as signed integers and a signed angle
+ * step (0.05 rad, or 0.7 with flag 2) through sepax_rot.
+ * Without flag 4 (the original format): byte 0 % (count + 2) is the first
+ * index and the rest are poses for one set_poses.
+ * With flag 4, bytes 2.. are up to 64 operations, one byte each (low 2 bits
+ * the operation) and their arguments:
+ *   0 set_poses  next byte: first index % (count + 2); (op >> 2) & 15 poses
+ *   1 update     on backend (op >> 2) & 7 (modulo the available ones), then
+ *                check world data, and queries at margin
+ *                {0, 0.5, -0.25, 2}[op >> 5]
+ *   2 add        next byte: the kind (% 5: circle, capsule, box, polygon,
+ *                rounded; / 5: polygon points - 3), then its small float
+ *                arguments (signed byte / 4), as many as the kind needs
+ *   3 remove     next byte: index % (count + 1) (count: past the end), or
+ *                from 0xf0 up an id removed before (stale)
+ * Operation k runs with backend k (modulo the available ones) selected.
+ * Then every backend updates and is checked, and the queries run on every
+ * backend at margin 0 (with flag 4: {0, 0.5, -0.25, 2}[byte 0 & 3]).
+ *
+ * Checks: set_poses takes exactly the valid batches in range, and a refused
+ * one changes no pose; an accepted pose reads back bit for bit. An add adds
+ * one shape with the next id, the identity pose and world data from it, or
+ * nothing. A removal reports the move; the moved shape keeps its local data,
+ * pose and world data; the dead ids are refused. After every update, every
+ * shape's world data (kind, count, planes, radius, vertices, normals, plane
+ * offsets, bounds) is sepax_ref_world's bit for bit, and after updates, adds
+ * and removals the queries (collide, overlap, overlap_one, at a margin) agree
+ * with the reference, on world data that may be stale (poses set since the
+ * last update) but is the same for both. The store is restored (rebuilt, or
+ * its poses reset) before each input, so every input starts alike. */
+#include <math.h>
 #include <string.h>
 
 #include "sepax_ref.h"
 #include "workload.h"
 
 #define SHAPES 40
+#define MAXSHAPES 160
+#define MAXOPS 64
+#define MAXDEAD 64
+#define NPAIRS (3 * MAXSHAPES)
 
 static sepax_shapes *store;
+static int moved_poses, changed_shapes; /* what the last input changed */
+static sepax_backend avail[SEPAX_BACKEND_COUNT];
+static int navail;
+static uint32_t dead[MAXDEAD];
+static int ndead;
 
 static void fail(const char *why) {
     (void)why;
     __builtin_trap();
 }
 
+static void restore_store(void) {
+    if (!store || changed_shapes) {
+        sepax_shapes_destroy(store);
+        wl_config cfg = wl_default();
+        cfg.shapes = SHAPES;
+        cfg.kinds = WL_MIXED;
+        store = sepax_shapes_create(cfg.shapes);
+        if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fail("store");
+    } else if (moved_poses) {
+        sepax_pose identity[SHAPES];
+        for (int i = 0; i < SHAPES; i++) identity[i] = (sepax_pose){{0.0f, 0.0f}, {1.0f, 0.0f}};
+        if (sepax_shapes_set_poses(store, 0, SHAPES, identity) != SEPAX_OK ||
+            sepax_shapes_update(store) != SEPAX_OK)
+            fail("reset poses");
+    }
+    moved_poses = changed_shapes = 0;
+    ndead = 0;
+    if (!navail) {
+        for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
+            if (sepax_backend_available((sepax_backend)b)) avail[navail++] = (sepax_backend)b;
+        if (!navail) fail("no backend");
+    }
+}
+
+/* ---- input ---- */
+
+typedef struct cursor {
+    const uint8_t *p;
+    size_t n;
+} cursor;
+
+static int next_byte(cursor *c) {
+    if (!c->n) return -1;
+    c->n--;
+    return *c->p++;
+}
+
+static float next_small(cursor *c) {
+    int b = next_byte(c);
+    return b < 0 ? 1.0f : (float)(int8_t)b / 4;
+}
+
+static int read_pose(cursor *c, int raw, int angles, sepax_pose *out) {
+    if (raw) {
+        if (c->n < sizeof *out) return 0;
+        memcpy(out, c->p, sizeof *out);
+        c->p += sizeof *out;
+        c->n -= sizeof *out;
+        return 1;
+    }
+    if (c->n < 3) return 0;
+    float angle = (float)(int8_t)c->p[2] * (angles ? 0.7f : 0.05f);
+    *out = (sepax_pose){{(float)(int8_t)c->p[0], (float)(int8_t)c->p[1]}, sepax_rot(angle)};
+    c->p += 3;
+    c->n -= 3;
+    return 1;
+}
+
+/* ---- checks ---- */
+
 static void same_world(uint32_t id) {
     sepax_world_shape want;
     sepax_shape_view got;
     sepax_aabb box;
     if (sepax_ref_world(store, id, &want) != SEPAX_OK) fail("ref world");
-    sepax_shapes_view(store, id, &got);
-    sepax_shapes_aabb(store, id, &box);
+    if (sepax_shapes_view(store, id, &got) != SEPAX_OK) fail("view");
+    if (sepax_shapes_aabb(store, id, &box) != SEPAX_OK) fail("aabb");
+    int planes = got.kind == SEPAX_KIND_CIRCLE ? 0 : got.kind == SEPAX_KIND_CAPSULE ? 2 : got.count;
+    if (got.kind != want.kind || got.count != want.count || got.planes != planes ||
+        memcmp(&got.radius, &want.radius, sizeof got.radius))
+        fail("world kind, count, planes or radius differ");
     size_t row = SEPAX_MAX_VERTS * sizeof(float);
     if (memcmp(got.x, want.x, row) || memcmp(got.y, want.y, row) || memcmp(got.nx, want.nx, row) ||
         memcmp(got.ny, want.ny, row) || memcmp(got.c, want.c, row) ||
@@ -31,61 +135,261 @@ static void same_world(uint32_t id) {
         fail("world data differs from the reference");
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (!store) {
-        wl_config cfg = wl_default();
-        cfg.shapes = SHAPES;
-        store = sepax_shapes_create(cfg.shapes);
-        if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fail("store");
+/* Queries on the current world data, against the reference. With `only`
+ * SEPAX_BACKEND_AUTO, on every backend: collide and overlap over pairs of
+ * near and far indices and each shape with itself, and overlap_one of
+ * `probe` against the whole store. Otherwise, on backend `only` (the cheap
+ * check after each operation): collide of `probe` with every shape, and
+ * overlap_one. */
+static void check_queries(uint32_t probe, float margin, sepax_backend only) {
+    uint32_t n = sepax_shapes_count(store);
+    if (!n || probe == SEPAX_NO_ID) return;
+    static sepax_pair pairs[NPAIRS];
+    int full = only == SEPAX_BACKEND_AUTO;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = sepax_shapes_id(store, i);
+        if (!full) {
+            pairs[i] = (sepax_pair){probe, id};
+            continue;
+        }
+        pairs[3 * i] = (sepax_pair){id, sepax_shapes_id(store, (i * 7 + 3) % n)};
+        pairs[3 * i + 1] = (sepax_pair){id, id};
+        pairs[3 * i + 2] = (sepax_pair){sepax_shapes_id(store, (i + 1) % n), id};
     }
-    if (size < 2) return 0;
-    uint32_t first = data[0] % (SHAPES + 2);
-    int raw = data[1] & 1, angles = data[1] & 2;
-    data += 2;
-    size -= 2;
-    sepax_pose poses[SHAPES + 2];
-    size_t n = 0;
-    while (n < SHAPES + 2) {
-        if (raw && size >= sizeof(sepax_pose)) {
-            memcpy(&poses[n], data, sizeof(sepax_pose));
-            data += sizeof(sepax_pose);
-            size -= sizeof(sepax_pose);
-        } else if (!raw && size >= 3) {
-            float angle = (float)(int8_t)data[2] * (angles ? 0.7f : 0.05f);
-            poses[n] =
-                (sepax_pose){{(float)(int8_t)data[0], (float)(int8_t)data[1]}, sepax_rot(angle)};
-            data += 3;
-            size -= 3;
-        } else {
+    size_t np = (full ? 3 : 1) * (size_t)n;
+    sepax_query_options opt = {margin};
+    static sepax_hit want[NPAIRS], got[NPAIRS];
+    static uint8_t want_o[NPAIRS], got_o[NPAIRS], want_one[MAXSHAPES], got_one[MAXSHAPES];
+    if (sepax_ref_collide_opt(store, pairs, np, &opt, want) != SEPAX_OK) fail("ref collide");
+    if (full && sepax_ref_overlap_opt(store, pairs, np, &opt, want_o) != SEPAX_OK)
+        fail("ref overlap");
+    if (sepax_ref_overlap_one_opt(store, probe, 0, n, &opt, want_one) != SEPAX_OK)
+        fail("ref overlap_one");
+    sepax_backend keep = sepax_get_backend();
+    for (int b = 0; b < navail; b++) {
+        if (only != SEPAX_BACKEND_AUTO && avail[b] != only) continue;
+        sepax_set_backend(avail[b]);
+        if (sepax_collide_opt(store, pairs, np, &opt, got) != SEPAX_OK) fail("collide");
+        if (memcmp(got, want, np * sizeof *got) != 0) fail("collide differs from the reference");
+        if (full && sepax_overlap_opt(store, pairs, np, &opt, got_o) != SEPAX_OK) fail("overlap");
+        if (full && memcmp(got_o, want_o, np) != 0) fail("overlap differs from the reference");
+        if (sepax_overlap_one_opt(store, probe, 0, n, &opt, got_one) != SEPAX_OK)
+            fail("overlap_one");
+        if (memcmp(got_one, want_one, n) != 0) fail("overlap_one differs from the reference");
+    }
+    sepax_set_backend(keep);
+}
+
+/* Update on the current backend, then every shape's world data. */
+static void update_and_check(void) {
+    if (sepax_shapes_update(store) != SEPAX_OK) fail("update");
+    uint32_t n = sepax_shapes_count(store);
+    for (uint32_t i = 0; i < n; i++) same_world(sepax_shapes_id(store, i));
+}
+
+static uint32_t middle(void) { return sepax_shapes_id(store, sepax_shapes_count(store) / 2); }
+
+/* ---- operations ---- */
+
+static int pose_valid(const sepax_pose *p, int *unsure) {
+    float v[4] = {p->position.x, p->position.y, p->rotation.c, p->rotation.s};
+    for (int i = 0; i < 4; i++)
+        if (!isfinite(v[i])) return 0;
+    if (fabsf(v[0]) > SEPAX_COORD_LIMIT || fabsf(v[1]) > SEPAX_COORD_LIMIT) return 0;
+    double off = fabs((double)v[2] * v[2] + (double)v[3] * v[3] - 1.0), tol = 1.0 / 65536.0;
+    if (off > 0.99 * tol && off < 1.01 * tol) *unsure = 1; /* at the documented tolerance */
+    return off <= tol;
+}
+
+static void op_set_poses(uint32_t first, const sepax_pose *poses, size_t n) {
+    uint32_t count = sepax_shapes_count(store);
+    static sepax_pose before[MAXSHAPES];
+    for (uint32_t i = 0; i < count; i++)
+        sepax_shapes_get_pose(store, sepax_shapes_id(store, i), &before[i]);
+    int valid = first <= count && n <= count - first, unsure = 0;
+    for (size_t i = 0; i < n && valid; i++) valid = pose_valid(&poses[i], &unsure);
+    sepax_status st = sepax_shapes_set_poses(store, first, n, poses);
+    if (!unsure && (st == SEPAX_OK) != valid) fail("set_poses verdict");
+    for (uint32_t i = 0; i < count; i++) {
+        sepax_pose now;
+        sepax_shapes_get_pose(store, sepax_shapes_id(store, i), &now);
+        const sepax_pose *want =
+            st == SEPAX_OK && i >= first && i - first < n ? &poses[i - first] : &before[i];
+        if (memcmp(&now, want, sizeof now) != 0)
+            fail(st == SEPAX_OK ? "pose not stored" : "refused batch changed a pose");
+    }
+    if (st == SEPAX_OK && n) moved_poses = 1;
+}
+
+static void op_add(cursor *c) {
+    int k = next_byte(c);
+    if (k < 0 || sepax_shapes_count(store) >= MAXSHAPES) return;
+    uint32_t before = sepax_shapes_count(store), id = 0xdeadbeef;
+    sepax_status st;
+    int kind;
+    switch (k % 5) {
+    case 0: {
+        sepax_vec2 c0 = {next_small(c), next_small(c)};
+        st = sepax_shapes_add_circle(store, c0, next_small(c), &id);
+        kind = SEPAX_KIND_CIRCLE;
+        break;
+    }
+    case 1: {
+        sepax_vec2 p0 = {next_small(c), next_small(c)}, p1 = {next_small(c), next_small(c)};
+        st = sepax_shapes_add_capsule(store, p0, p1, next_small(c), &id);
+        kind = SEPAX_KIND_CAPSULE;
+        break;
+    }
+    case 2: {
+        float hw = next_small(c);
+        st = sepax_shapes_add_box(store, hw, next_small(c), &id);
+        kind = SEPAX_KIND_POLYGON;
+        break;
+    }
+    default: {
+        int n = 3 + (k / 5) % 6;
+        float radius = k % 5 == 4 ? next_small(c) : 0.0f;
+        sepax_vec2 pts[SEPAX_MAX_VERTS];
+        for (int i = 0; i < n; i++) pts[i] = (sepax_vec2){next_small(c), next_small(c)};
+        st = k % 5 == 4 ? sepax_shapes_add_rounded(store, pts, n, radius, &id)
+                        : sepax_shapes_add_polygon(store, pts, n, &id);
+        kind = SEPAX_KIND_POLYGON;
+        break;
+    }
+    }
+    if (st != SEPAX_OK) {
+        if (id != 0xdeadbeef || sepax_shapes_count(store) != before) fail("refused add changed");
+        return;
+    }
+    changed_shapes = 1;
+    if (sepax_shapes_count(store) != before + 1 || id != sepax_shapes_id(store, before) ||
+        (id & SEPAX_ID_INDEX_MASK) != before)
+        fail("add id");
+    sepax_local_shape l;
+    sepax_pose p;
+    if (sepax_shapes_local(store, id, &l) != SEPAX_OK || l.kind != kind) fail("added kind");
+    if (sepax_shapes_get_pose(store, id, &p) != SEPAX_OK || p.position.x != 0.0f ||
+        p.position.y != 0.0f || p.rotation.c != 1.0f || p.rotation.s != 0.0f)
+        fail("added pose not the identity");
+    same_world(id); /* world data from its identity pose, already */
+    check_queries(id, 0.0f, sepax_get_backend());
+}
+
+static void op_remove(int byte) {
+    uint32_t count = sepax_shapes_count(store);
+    sepax_move mv = {0x12345678u, 0x12345678u};
+    if (byte >= 0xf0 && ndead > 0) { /* a removed id again: refused, nothing changes */
+        if (sepax_shapes_remove(store, dead[(byte - 0xf0) % ndead], &mv) != SEPAX_ERR_STALE_ID)
+            fail("removed twice");
+        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
+        return;
+    }
+    uint32_t idx = (uint32_t)byte % (count + 1);
+    if (idx == count) { /* past the end: refused */
+        sepax_status st = sepax_shapes_remove(store, idx, &mv);
+        if (st != SEPAX_ERR_BAD_ID && st != SEPAX_ERR_STALE_ID) fail("removed past the end");
+        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
+        return;
+    }
+    uint32_t id = sepax_shapes_id(store, idx), last = sepax_shapes_id(store, count - 1);
+    sepax_local_shape local_last, local_now;
+    sepax_pose pose_last, pose_now;
+    sepax_aabb box_last, box_now;
+    sepax_shape_view view_last, view_now;
+    sepax_shapes_local(store, last, &local_last);
+    sepax_shapes_get_pose(store, last, &pose_last);
+    sepax_shapes_aabb(store, last, &box_last);
+    sepax_shapes_view(store, last, &view_last);
+    float world_last[5][SEPAX_MAX_VERTS];
+    const float *rows[5] = {view_last.x, view_last.y, view_last.nx, view_last.ny, view_last.c};
+    for (int r = 0; r < 5; r++) memcpy(world_last[r], rows[r], sizeof world_last[r]);
+    if (sepax_shapes_remove(store, id, &mv) != SEPAX_OK) fail("remove");
+    changed_shapes = 1;
+    if (sepax_shapes_count(store) != count - 1) fail("count after remove");
+    if (ndead < MAXDEAD) dead[ndead++] = id;
+    uint32_t probe = count > 1 ? sepax_shapes_id(store, 0) : SEPAX_NO_ID;
+    if (id == last) {
+        if (mv.from != SEPAX_NO_ID) fail("removing the last shape moved one");
+    } else {
+        if (mv.from != last || mv.to != sepax_shapes_id(store, idx) ||
+            (mv.to & SEPAX_ID_INDEX_MASK) != idx || mv.to == id)
+            fail("move report");
+        if (ndead < MAXDEAD) dead[ndead++] = last;
+        sepax_shapes_local(store, mv.to, &local_now);
+        sepax_shapes_get_pose(store, mv.to, &pose_now);
+        sepax_shapes_aabb(store, mv.to, &box_now);
+        sepax_shapes_view(store, mv.to, &view_now);
+        const float *now[5] = {view_now.x, view_now.y, view_now.nx, view_now.ny, view_now.c};
+        if (memcmp(&local_now, &local_last, sizeof local_now) ||
+            memcmp(&pose_now, &pose_last, sizeof pose_now) ||
+            memcmp(&box_now, &box_last, sizeof box_now) || view_now.kind != view_last.kind ||
+            view_now.count != view_last.count || view_now.planes != view_last.planes ||
+            memcmp(&view_now.radius, &view_last.radius, sizeof view_now.radius))
+            fail("moved shape changed");
+        for (int r = 0; r < 5; r++)
+            if (memcmp(now[r], world_last[r], sizeof world_last[r])) fail("moved world changed");
+        probe = mv.to;
+    }
+    sepax_pose p;
+    if (sepax_shapes_get_pose(store, id, &p) != SEPAX_ERR_STALE_ID) fail("removed id still read");
+    if (id != last && sepax_shapes_get_pose(store, last, &p) != SEPAX_ERR_STALE_ID)
+        fail("moved shape's old id still read");
+    /* the world data moved with the shapes: queries still agree */
+    if (probe != SEPAX_NO_ID) check_queries(probe, 0.5f, sepax_get_backend());
+}
+
+static const float margins[4] = {0.0f, 0.5f, -0.25f, 2.0f};
+
+static void run_ops(cursor *c, int raw, int angles) {
+    for (int ops = 0; ops < MAXOPS; ops++) {
+        int op = next_byte(c);
+        if (op < 0) break;
+        sepax_set_backend(avail[ops % navail]); /* adds and removals check on each in turn */
+        switch (op & 3) {
+        case 0: {
+            int b = next_byte(c);
+            if (b < 0) return;
+            uint32_t first = (uint32_t)b % (sepax_shapes_count(store) + 2);
+            sepax_pose poses[16];
+            size_t n = 0;
+            while (n < (size_t)((op >> 2) & 15) && read_pose(c, raw, angles, &poses[n])) n++;
+            op_set_poses(first, poses, n);
             break;
         }
-        n++;
-    }
-    sepax_pose before[SHAPES];
-    for (uint32_t i = 0; i < SHAPES; i++) sepax_shapes_get_pose(store, i, &before[i]);
-    sepax_status st = sepax_shapes_set_poses(store, first, n, poses);
-    if (st != SEPAX_OK) {
-        for (uint32_t i = 0; i < SHAPES; i++) {
-            sepax_pose now;
-            sepax_shapes_get_pose(store, i, &now);
-            if (memcmp(&now, &before[i], sizeof now) != 0) fail("refused batch changed a pose");
+        case 1:
+            sepax_set_backend(avail[((op >> 2) & 7) % navail]);
+            update_and_check();
+            check_queries(middle(), margins[(op >> 5) & 3], sepax_get_backend());
+            break;
+        case 2: op_add(c); break;
+        default: {
+            int b = next_byte(c);
+            if (b < 0) return;
+            op_remove(b);
+            break;
         }
-        return 0;
+        }
     }
-    sepax_pair pairs[SHAPES * 2];
-    for (uint32_t i = 0; i < SHAPES; i++) {
-        pairs[2 * i] = (sepax_pair){i, (i * 7 + 3) % SHAPES};
-        pairs[2 * i + 1] = (sepax_pair){i, i};
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    restore_store();
+    if (size < 2) return 0;
+    int raw = data[1] & 1, angles = data[1] & 2;
+    cursor c = {data + 2, size - 2};
+    if (data[1] & 4) {
+        run_ops(&c, raw, angles);
+    } else {
+        uint32_t first = data[0] % (SHAPES + 2);
+        sepax_pose poses[SHAPES + 2];
+        size_t n = 0;
+        while (n < SHAPES + 2 && read_pose(&c, raw, angles, &poses[n])) n++;
+        op_set_poses(first, poses, n);
     }
-    sepax_hit want[SHAPES * 2], got[SHAPES * 2];
-    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
-        if (!sepax_backend_available((sepax_backend)b)) continue;
-        sepax_set_backend((sepax_backend)b);
-        if (sepax_shapes_update(store) != SEPAX_OK) fail("update");
-        for (uint32_t i = 0; i < SHAPES; i++) same_world(i);
-        if (sepax_ref_collide(store, pairs, SHAPES * 2, want) != SEPAX_OK) fail("ref collide");
-        if (sepax_collide(store, pairs, SHAPES * 2, got) != SEPAX_OK) fail("collide");
-        if (memcmp(got, want, sizeof got) != 0) fail("collide differs on moved shapes");
+    for (int b = 0; b < navail; b++) {
+        sepax_set_backend(avail[b]);
+        update_and_check();
     }
+    check_queries(middle(), data[1] & 4 ? margins[data[0] & 3] : 0.0f, SEPAX_BACKEND_AUTO);
     return 0;
 }

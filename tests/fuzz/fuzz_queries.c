@@ -1,18 +1,45 @@
-/* libFuzzer target: query arguments from arbitrary bytes against a fixed
- * store: ids in and out of range, counts, NULL buffers, ranges for
- * overlap_one. Checks: the library and the reference return the same status;
- * on an error nothing is written; on success every backend's output is the
- * reference's, bit for bit, and nothing is written past n. */
+/* libFuzzer target: query arguments from arbitrary bytes against a store of
+ * 100 shapes of every kind (WL_MIXED): ids in and out of range, removed
+ * (stale) ids, counts, NULL buffers, ranges for overlap_one, query margins.
+ *
+ * Input:
+ *   byte 0      flags: 1, 2 raw ids for a, b (byte * 0x01010101); 4 a count
+ *               too large for any buffer (8: the larger one); 16 NULL pairs;
+ *               32 NULL outputs; 64 a huge overlap_one count; 128 extended
+ *   byte 1      overlap_one probe, byte 2 its first index, byte 3 its count
+ * extended (flag 128) only:
+ *   bytes 4..7  the margin, raw float bits (NaN, Inf, huge, denormal, -0)
+ *   byte 8      low 4 bits: shapes to remove first; 16: ids of in-range
+ *               indices carry their current generation (live ids)
+ *   then one byte per removal: index % (count + 1) (count itself: an id past
+ *               the end), or from 0xf0 up a removed id again
+ * then two bytes per pair (a, b): an index % (count + 2), a raw id (flags 1,
+ * 2), or in extended mode from 0xf0 up an id removed above (stale).
+ * Without the extended flag the plain queries run (no options), as before.
+ *
+ * Checks: the library and the reference return the same status; a bad margin
+ * is NONFINITE or RANGE when the other arguments are fine; a removed id in a
+ * pair list or as the probe (otherwise fine) is SEPAX_ERR_STALE_ID from
+ * both; on an error nothing is written; on success every backend's output
+ * is the reference's, bit for bit, and nothing is written past n. Removals report the move, keep
+ * the moved shape's data, and refuse the dead ids afterwards. A store changed by removals is
+ * rebuilt before the next input. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sepax_ref.h"
 #include "workload.h"
 
+#define SHAPES 100
 #define MAXN 256
 #define MARK 0xC3
+#define MAXDEAD 32
 
 static sepax_shapes *store;
+static int dirty; /* shapes were removed: rebuild before the next input */
+static uint32_t dead[MAXDEAD];
+static int ndead;
 
 static void fail(const char *why) {
     (void)why;
@@ -26,57 +53,222 @@ static int untouched(const void *buf, size_t from, size_t to) {
     return 1;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (!store) {
-        wl_config cfg = wl_default();
-        cfg.shapes = 100;
-        store = sepax_shapes_create(cfg.shapes);
-        if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fail("store");
+static void build_store(void) {
+    sepax_shapes_destroy(store);
+    wl_config cfg = wl_default();
+    cfg.shapes = SHAPES;
+    cfg.kinds = WL_MIXED;
+    store = sepax_shapes_create(cfg.shapes);
+    if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fail("store");
+    dirty = 0;
+}
+
+static int is_live(uint32_t id) {
+    uint32_t i = id & SEPAX_ID_INDEX_MASK;
+    return i < sepax_shapes_count(store) && sepax_shapes_id(store, i) == id;
+}
+
+static int is_dead(uint32_t id) {
+    for (int k = 0; k < ndead; k++)
+        if (dead[k] == id) return 1;
+    return 0;
+}
+
+/* What a query must say about one id: 0 fine, STALE_ID for a removed one, 1
+ * for one never handed out (BAD_ID or STALE_ID). */
+static int id_verdict(uint32_t id) {
+    if (is_live(id)) return 0;
+    return is_dead(id) ? SEPAX_ERR_STALE_ID : 1;
+}
+
+static int check_id_status(sepax_status st, int verdict) {
+    if (verdict == 0) return st == SEPAX_OK;
+    if (verdict == 1) return st == SEPAX_ERR_BAD_ID || st == SEPAX_ERR_STALE_ID;
+    return st == verdict;
+}
+
+static void add_dead(uint32_t id) {
+    if (ndead < MAXDEAD) dead[ndead++] = id;
+}
+
+/* Remove a shape chosen by one byte and check what the removal reports. */
+static void remove_one(uint8_t byte) {
+    uint32_t count = sepax_shapes_count(store);
+    sepax_move mv = {0x12345678u, 0x12345678u};
+    if (byte >= 0xf0 && ndead > 0) { /* a removed id again: refused, nothing changes */
+        if (sepax_shapes_remove(store, dead[(byte - 0xf0) % ndead], &mv) != SEPAX_ERR_STALE_ID)
+            fail("removed twice");
+        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
+        return;
     }
+    uint32_t idx = byte % (count + 1);
+    if (idx == count) { /* past the end: refused */
+        sepax_status st = sepax_shapes_remove(store, idx, &mv);
+        if (st != SEPAX_ERR_BAD_ID && st != SEPAX_ERR_STALE_ID) fail("removed past the end");
+        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
+        return;
+    }
+    uint32_t id = sepax_shapes_id(store, idx), last = sepax_shapes_id(store, count - 1);
+    sepax_local_shape local_last, local_now;
+    sepax_pose pose_last, pose_now;
+    sepax_aabb box_last, box_now;
+    sepax_shape_view view_last, view_now;
+    sepax_shapes_local(store, last, &local_last);
+    sepax_shapes_get_pose(store, last, &pose_last);
+    sepax_shapes_aabb(store, last, &box_last);
+    sepax_shapes_view(store, last, &view_last);
+    float world_last[5][SEPAX_MAX_VERTS];
+    const float *rows[5] = {view_last.x, view_last.y, view_last.nx, view_last.ny, view_last.c};
+    for (int r = 0; r < 5; r++) memcpy(world_last[r], rows[r], sizeof world_last[r]);
+    if (sepax_shapes_remove(store, id, &mv) != SEPAX_OK) fail("remove");
+    dirty = 1;
+    if (sepax_shapes_count(store) != count - 1) fail("count after remove");
+    add_dead(id);
+    if (id == last) {
+        if (mv.from != SEPAX_NO_ID) fail("removing the last shape moved one");
+    } else {
+        if (mv.from != last || mv.to != sepax_shapes_id(store, idx) ||
+            (mv.to & SEPAX_ID_INDEX_MASK) != idx || mv.to == id)
+            fail("move report");
+        add_dead(last);
+        /* the moved shape is the same shape, world data included */
+        sepax_shapes_local(store, mv.to, &local_now);
+        sepax_shapes_get_pose(store, mv.to, &pose_now);
+        sepax_shapes_aabb(store, mv.to, &box_now);
+        sepax_shapes_view(store, mv.to, &view_now);
+        const float *now[5] = {view_now.x, view_now.y, view_now.nx, view_now.ny, view_now.c};
+        if (memcmp(&local_now, &local_last, sizeof local_now) ||
+            memcmp(&pose_now, &pose_last, sizeof pose_now) ||
+            memcmp(&box_now, &box_last, sizeof box_now) || view_now.kind != view_last.kind ||
+            view_now.count != view_last.count || view_now.planes != view_last.planes ||
+            memcmp(&view_now.radius, &view_last.radius, sizeof view_now.radius))
+            fail("moved shape changed");
+        for (int r = 0; r < 5; r++)
+            if (memcmp(now[r], world_last[r], sizeof world_last[r])) fail("moved world changed");
+    }
+    sepax_pose p;
+    if (sepax_shapes_get_pose(store, id, &p) != SEPAX_ERR_STALE_ID) fail("removed id still read");
+    if (id != last && sepax_shapes_get_pose(store, last, &p) != SEPAX_ERR_STALE_ID)
+        fail("moved shape's old id still read");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (!store || dirty) build_store();
+    ndead = 0;
     if (size < 4) return 0;
     uint8_t flags = data[0];
+    int extended = flags & 128, live_ids = 0;
+    sepax_query_options opt = {0.0f};
+    size_t at = 4;
+    if (extended) {
+        if (size < 9) return 0;
+        memcpy(&opt.margin, data + 4, sizeof opt.margin);
+        live_ids = data[8] & 16;
+        int removals = data[8] & 15;
+        at = 9;
+        for (int k = 0; k < removals && at < size; k++) remove_one(data[at++]);
+    }
+    const sepax_query_options *popt = extended ? &opt : NULL;
+    int margin_ok = isfinite(opt.margin) && fabsf(opt.margin) <= SEPAX_COORD_LIMIT;
+    sepax_status margin_err = isfinite(opt.margin) ? SEPAX_ERR_RANGE : SEPAX_ERR_NONFINITE;
     uint32_t total = sepax_shapes_count(store);
-    /* ids: mostly in range, sometimes just past it or anywhere */
+
+    /* ids: mostly in range, sometimes just past it, anywhere, or removed */
     sepax_pair pairs[MAXN];
     size_t n = 0;
-    for (size_t i = 4; i + 1 < size && n < MAXN; i += 2, n++) {
-        uint32_t a = data[i], b = data[i + 1];
-        pairs[n].a = (flags & 1) ? a * 0x01010101u : a % (total + 2);
-        pairs[n].b = (flags & 2) ? b * 0x01010101u : b % (total + 2);
+    for (size_t i = at; i + 1 < size && n < MAXN; i += 2, n++) {
+        uint32_t v[2] = {data[i], data[i + 1]}, id[2];
+        for (int s = 0; s < 2; s++) {
+            if (extended && v[s] >= 0xf0 && ndead > 0)
+                id[s] = dead[(v[s] - 0xf0) % (uint32_t)ndead];
+            else if (flags & (1 << s))
+                id[s] = v[s] * 0x01010101u;
+            else {
+                id[s] = v[s] % (total + 2);
+                if (live_ids && id[s] < total) id[s] = sepax_shapes_id(store, id[s]);
+            }
+        }
+        pairs[n] = (sepax_pair){id[0], id[1]};
     }
     /* counts too large for any buffer: refused before a pair is read */
     size_t asked = (flags & 4) ? ((flags & 8) ? (size_t)-1 / 8 + 1 : (size_t)-1 / 2) : n;
     const sepax_pair *pp = (flags & 16) ? NULL : pairs;
+    int null_out = flags & 32;
 
     static uint8_t want[MAXN + 64], got[MAXN + 64];
     static sepax_hit want_c[MAXN + 8], got_c[MAXN + 8];
-    int null_out = flags & 32;
     memset(want, MARK, sizeof want);
     memset(want_c, MARK, sizeof want_c);
-    sepax_status ref = sepax_ref_overlap(store, pp, asked, null_out ? NULL : want);
-    sepax_status ref_c = sepax_ref_collide(store, pp, asked, null_out ? NULL : want_c);
+    sepax_status ref = sepax_ref_overlap_opt(store, pp, asked, popt, null_out ? NULL : want);
+    sepax_status ref_c = sepax_ref_collide_opt(store, pp, asked, popt, null_out ? NULL : want_c);
     if (ref != ref_c) fail("reference overlap and collide disagree on status");
-    uint32_t probe = data[1] % (total + 2), first = data[2] % (total + 4);
+    /* what the status must be when only the margin or the ids can be wrong */
+    if (asked == 0 || (pp && !null_out && asked == n)) {
+        if (!margin_ok) {
+            if (ref != margin_err) fail("bad margin not refused");
+        } else {
+            int verdict = 0;
+            for (size_t i = 0; i < asked && !verdict; i++) {
+                verdict = id_verdict(pairs[i].a);
+                if (!verdict) verdict = id_verdict(pairs[i].b);
+            }
+            if (!check_id_status(ref, verdict)) fail("wrong status for the ids");
+        }
+    }
+    if (ref != SEPAX_OK &&
+        !(untouched(want, 0, sizeof want) && untouched(want_c, 0, sizeof want_c)))
+        fail("reference wrote on error");
+    if (ref == SEPAX_OK && asked > MAXN) fail("a count past the buffers accepted");
+    if (ref == SEPAX_OK && !(untouched(want, asked, sizeof want) &&
+                             untouched(want_c, asked * sizeof *want_c, sizeof want_c)))
+        fail("reference wrote past n");
+
+    uint32_t probe;
+    if (extended && data[1] >= 0xf0 && ndead > 0)
+        probe = dead[(data[1] - 0xf0) % (uint32_t)ndead];
+    else {
+        probe = data[1] % (total + 2);
+        if (live_ids && probe < total) probe = sepax_shapes_id(store, probe);
+    }
+    uint32_t first = data[2] % (total + 4);
     size_t count = (flags & 64) ? (size_t)data[3] * 0x1000000u : data[3];
     uint8_t want_one[MAXN + 64];
     memset(want_one, MARK, sizeof want_one);
     sepax_status ref_one =
-        sepax_ref_overlap_one(store, probe, first, count, null_out ? NULL : want_one);
-    if (ref != SEPAX_OK &&
-        !(untouched(want, 0, sizeof want) && untouched(want_c, 0, sizeof want_c)))
-        fail("reference wrote on error");
+        sepax_ref_overlap_one_opt(store, probe, first, count, popt, null_out ? NULL : want_one);
+    int range_ok = first <= total && count <= total - first && (count == 0 || !null_out);
+    if (!margin_ok && is_live(probe) && range_ok && ref_one != margin_err)
+        fail("overlap_one: bad margin not refused");
+    if (margin_ok && !is_live(probe) && !check_id_status(ref_one, id_verdict(probe)))
+        fail("overlap_one: wrong status for the probe");
+    if (margin_ok && is_live(probe) && range_ok && ref_one != SEPAX_OK)
+        fail("overlap_one: good arguments refused");
+    if (!untouched(want_one, ref_one == SEPAX_OK ? count : 0, sizeof want_one))
+        fail("reference overlap_one wrote on error or past count");
+
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
         if (!sepax_backend_available((sepax_backend)b)) continue;
         sepax_set_backend((sepax_backend)b);
         memset(got, MARK, sizeof got);
         memset(got_c, MARK, sizeof got_c);
-        if (sepax_overlap(store, pp, asked, null_out ? NULL : got) != ref) fail("overlap status");
-        if (sepax_collide(store, pp, asked, null_out ? NULL : got_c) != ref) fail("collide status");
+        sepax_status st, st_c, st_one;
+        if (extended) {
+            st = sepax_overlap_opt(store, pp, asked, popt, null_out ? NULL : got);
+            st_c = sepax_collide_opt(store, pp, asked, popt, null_out ? NULL : got_c);
+        } else {
+            st = sepax_overlap(store, pp, asked, null_out ? NULL : got);
+            st_c = sepax_collide(store, pp, asked, null_out ? NULL : got_c);
+        }
+        if (st != ref) fail("overlap status");
+        if (st_c != ref) fail("collide status");
         if (memcmp(got, want, sizeof got) != 0) fail("overlap output or markers differ");
         if (memcmp(got_c, want_c, sizeof got_c) != 0) fail("collide output or markers differ");
         memset(got, MARK, sizeof got);
-        if (sepax_overlap_one(store, probe, first, count, null_out ? NULL : got) != ref_one)
-            fail("overlap_one status");
+        if (extended)
+            st_one = sepax_overlap_one_opt(store, probe, first, count, popt, null_out ? NULL : got);
+        else
+            st_one = sepax_overlap_one(store, probe, first, count, null_out ? NULL : got);
+        if (st_one != ref_one) fail("overlap_one status");
         if (memcmp(got, want_one, sizeof got) != 0) fail("overlap_one output or markers differ");
     }
     return 0;
