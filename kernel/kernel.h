@@ -53,15 +53,16 @@ enum {
     SEPAX_PAIR_CLASSES
 };
 
-static inline unsigned sepax_pair_class(const sepax_shapes *st, uint32_t a, uint32_t b,
+/* The class of a pair from each shape's kind (sepax_kind) and class
+ * (SEPAX_CLASS_*). */
+static inline unsigned sepax_pair_class(unsigned ka, unsigned ca, unsigned kb, unsigned cb,
                                         int margin_positive) {
-    unsigned ka = st->kind[a], kb = st->kind[b];
     if (ka == SEPAX_KIND_CIRCLE && kb == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLES;
     if (ka == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLE_A;
     if (kb == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLE_B;
     if (ka != SEPAX_KIND_POLYGON) return SEPAX_PAIR_SMALL_A;
     if (kb != SEPAX_KIND_POLYGON) return SEPAX_PAIR_SMALL_B;
-    if (st->cls[a] == SEPAX_CLASS_SHARP && st->cls[b] == SEPAX_CLASS_SHARP && !margin_positive)
+    if (ca == SEPAX_CLASS_SHARP && cb == SEPAX_CLASS_SHARP && !margin_positive)
         return SEPAX_PAIR_SHARP;
     return SEPAX_PAIR_GENERAL;
 }
