@@ -469,7 +469,8 @@ static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pa
         for (size_t t = 0; t < len; t++) {
             const sepax_pair *pr = &pairs[base + t];
             uint32_t a = pr->a & SEPAX_ID_INDEX_MASK, b = pr->b & SEPAX_ID_INDEX_MASK;
-            unsigned c = table[(st->kind[a] * 3u + st->cls[a]) * 9u + st->kind[b] * 3u + st->cls[b]];
+            unsigned c =
+                table[(st->kind[a] * 3u + st->cls[a]) * 9u + st->kind[b] * 3u + st->cls[b]];
             idx[c][cnt[c]++] = (uint16_t)t;
         }
         run_class(st, pairs, base, idx[SEPAX_PAIR_SHARP], cnt[SEPAX_PAIR_SHARP], SEPAX_PAIR_SHARP,
