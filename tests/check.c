@@ -8,6 +8,12 @@
 #define MARK 0xA5
 #define GUARD 64
 
+size_t test_pairs(size_t dflt) {
+    const char *e = getenv("SEPAX_TEST_PAIRS");
+    size_t n = e ? (size_t)strtoul(e, NULL, 10) : 0;
+    return n > 0 && n < dflt ? n : dflt;
+}
+
 const test_kernel *find_test_kernel(const char *name) {
     for (int i = 0; i < test_kernel_count(); i++)
         if (strcmp(test_kernel_at(i)->name, name) == 0) return test_kernel_at(i);
@@ -234,7 +240,7 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     wl_config cfg = wl_default();
     cfg.shapes = 1000; /* not a multiple of 16: a partial last block */
     cfg.kinds = WL_MIXED;
-    cfg.pairs = 100000;
+    cfg.pairs = test_pairs(100000);
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
     size_t bad = 0;

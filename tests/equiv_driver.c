@@ -38,6 +38,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    cfg.pairs = test_pairs(cfg.pairs);
     for (int i = 0; i < test_kernel_count(); i++) {
         const test_kernel *t = test_kernel_at(i);
         if (only && strcmp(only, t->name) != 0) continue;

@@ -45,6 +45,7 @@ static void full_check(const char *name) {
         compared = 0;
         wl_config cfg = wl_default();
         cfg.kinds = kind;
+        cfg.pairs = test_pairs(cfg.pairs);
         int r = rounds();
         bad = check_random_rounds(k, cfg, r, &compared, &msg);
         cr_expect(bad == 0, "%s random %s: %zu mismatches of %zu: %s", name, kinds[kind], bad,
@@ -77,7 +78,7 @@ Test(equivalence, flush_to_zero_mode, .timeout = 1200) {
      * coordinates of the adversarial store would read as zeros */
     sepax_shapes *adv = wl_adversarial_store();
     wl_config cfg = wl_default();
-    cfg.pairs = 100000;
+    cfg.pairs = test_pairs(100000);
     cfg.kinds = WL_MIXED;
     sepax_shapes *rnd = sepax_shapes_create(cfg.shapes);
     size_t n_adv = 0;
@@ -109,7 +110,7 @@ Test(equivalence, flush_to_zero_mode, .timeout = 1200) {
  * kernel it names and the answers stay the reference's. */
 Test(equivalence, public_api_every_backend, .timeout = 1200) {
     wl_config cfg = wl_default();
-    cfg.pairs = 200000;
+    cfg.pairs = test_pairs(200000);
     cfg.kinds = WL_MIXED;
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);

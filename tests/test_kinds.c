@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "exact.h"
 #include "sepax_ref.h"
 #include "workload.h"
@@ -133,7 +134,8 @@ static fixture make_fixture(int posed) {
     wl_config cfg = wl_default();
     cfg.kinds = WL_MIXED;
     cfg.shapes = 2000;
-    cfg.pairs = 300000;
+    cfg.pairs =
+        test_pairs(300000) < 100000 ? 100000 : test_pairs(300000); /* >= 500 per kind pair */
     cfg.overlap = 0.5;
     cfg.seed = posed ? 0x705edu : 0x3141u;
     fixture f = {sepax_shapes_create(cfg.shapes), NULL, cfg.pairs, NULL, NULL, NULL, NULL, NULL};
