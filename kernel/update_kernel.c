@@ -53,8 +53,6 @@ static void update_records(sepax_shapes *st) {
         lf_store2(w.nx, r0->nx, r1->nx);
         lf_store2(w.ny, r0->ny, r1->ny);
         lf_store2(w.c, r0->c, r1->c);
-        st->disc[i] = (sepax_disc){r0->x[0], r0->y[0], *LOCAL(st, r, i), 0.0f};
-        st->disc[i1] = (sepax_disc){r1->x[0], r1->y[0], *LOCAL(st, r, i1), 0.0f};
     }
 }
 
@@ -72,6 +70,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
         lf px = lf_load(p0->px, p1->px), py = lf_load(p0->py, p1->py);
         lf cbias = lf_load(l0->cbias, l1->cbias);
         lf minx = px, miny = px, maxx = px, maxy = px; /* set at k == 0 */
+        float x0[8 * SEPAX_P], y0[8 * SEPAX_P];        /* vertex 0 of each shape, for its disc */
 #if defined(__clang__) || defined(__GNUC__)
 #pragma GCC unroll 8
 #endif
@@ -84,12 +83,21 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
             lf_store2(w.nx, w0->nx[k], w1->nx[k]);
             lf_store2(w.ny, w0->ny[k], w1->ny[k]);
             lf_store2(w.c, w0->c[k], w1->c[k]);
+            if (k == 0) {
+                lf_store(w.x, x0);
+                lf_store(w.y, y0);
+            }
             minx = k ? lf_min(w.x, minx) : w.x;
             miny = k ? lf_min(w.y, miny) : w.y;
             maxx = k ? lf_max(w.x, maxx) : w.x;
             maxy = k ? lf_max(w.y, maxy) : w.y;
         }
         lf r = lf_load(l0->r, l1->r);
+        for (size_t t = 0; t < 8 * SEPAX_P; t++) { /* discs: transposed back, one per shape */
+            size_t id = (t < 8 ? b : b1) * SEPAX_BLOCK_LANES + t % 8;
+            if (id < st->count)
+                st->disc[id] = (sepax_disc){x0[t], y0[t], (t < 8 ? l0 : l1)->r[t % 8], 0.0f};
+        }
         lf_store2(lf_sub(minx, r), a0->minx, a1->minx);
         lf_store2(lf_sub(miny, r), a0->miny, a1->miny);
         lf_store2(lf_add(maxx, r), a0->maxx, a1->maxx);
