@@ -150,7 +150,8 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const fl
         /* Pairs the edge planes already put beyond the margin are misses
          * whatever the closest-vertices axis adds (it can only raise the
          * maximum): about half of a typical batch skips that axis. */
-        lf_store(lf_slot_max(mx), m);
+        lf face = lf_slot_max(mx);
+        lf_store(face, m);
         int apart = 1;
         for (int p = 0; p < SEPAX_P; p++) apart &= m[8 * p] - rsum[p] > margin;
         if (apart) {
@@ -162,10 +163,12 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const fl
             }
             return;
         }
+        /* sv's lanes are all equal: no second reduction */
         sv = vertex_axis_separation(a, b, ux, uy);
-        mx = lf_max(mx, sv);
+        mx = lf_max(face, sv);
+    } else {
+        mx = lf_slot_max(mx);
     }
-    mx = lf_slot_max(mx);
     lf_store(mx, m);
     if (!collide) {
         for (int p = 0; p < SEPAX_P; p++)
@@ -225,11 +228,13 @@ static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const
         sep_s0 = lf_sub(lf_slot_min(e0), SB(c, 0));
         sep_s1 = lf_sub(lf_slot_min(e1), SB(c, 1));
     }
+    /* the largest edge-plane separation (S's planes are lane-equal already) */
+    lf face = lf_slot_max(sep_l);
+    if (!circle) face = lf_max(face, lf_max(sep_s0, sep_s1));
     {
         /* as in slot_step: beyond the margin on an edge plane is a miss */
-        lf face = lf_max(sep_l, lf_max(sep_s0, sep_s1));
         float f[LANES];
-        lf_store(lf_slot_max(face), f);
+        lf_store(face, f);
         int apart = 1;
         for (int p = 0; p < SEPAX_P; p++) apart &= f[8 * p] - rsum[p] > margin;
         if (apart) {
@@ -253,13 +258,13 @@ static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const
     lf q1 = circle ? q0 : lf_add(lf_mul(dx1, dx1), lf_mul(dy1, dy1));
     float ux[SEPAX_P], uy[SEPAX_P];
     {
-        float f0[LANES], f1[LANES], g0[LANES], g1[LANES];
+        /* one reduction: the least squared distance g over both of S's
+         * vertices; then which vertex and lane reach it first */
+        float f0[LANES], f1[LANES];
         lf m01 = circle ? q0 : lf_min(q1, q0); /* per lane, S's vertex 1 only when closer */
-        lf min0 = lf_slot_min(q0), min1 = circle ? min0 : lf_slot_min(q1);
-        lf_store(min0, g0);
-        lf_store(min1, g1);
-        unsigned eq0 = lf_eq_bits(q0, min0), eq1 = circle ? eq0 : lf_eq_bits(q1, min1);
-        unsigned eqm = circle ? eq0 : lf_eq_bits(m01, lf_slot_min(m01));
+        lf g = lf_slot_min(m01);
+        unsigned eq0 = lf_eq_bits(q0, g), eq1 = circle ? 0u : lf_eq_bits(q1, g);
+        unsigned eqm = circle ? eq0 : lf_eq_bits(m01, g);
         lf_store(q0, f0);
         lf_store(q1, f1);
         for (int p = 0; p < SEPAX_P; p++) {
@@ -268,10 +273,10 @@ static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const
             if (circle) {
                 j = 0;
                 k = __builtin_ctz(((eq0 >> (8 * p)) & 0xffu) | 0x100u) & 7;
-            } else if (s_is_a) { /* S's vertex is the outer loop: S's 1 only when closer */
-                j = g1[8 * p] < g0[8 * p];
-                unsigned eq = ((j ? eq1 : eq0) >> (8 * p)) & 0xffu;
-                k = __builtin_ctz(eq | 0x100u) & 7;
+            } else if (s_is_a) { /* S's vertex is the outer loop: vertex 0 if it reaches g */
+                unsigned e0 = (eq0 >> (8 * p)) & 0xffu, e1 = (eq1 >> (8 * p)) & 0xffu;
+                j = e0 == 0u;
+                k = __builtin_ctz((j ? e1 : e0) | 0x100u) & 7;
             } else { /* L's vertex is the outer loop */
                 k = __builtin_ctz(((eqm >> (8 * p)) & 0xffu) | 0x100u) & 7;
                 j = f1[8 * p + k] < f0[8 * p + k];
@@ -288,9 +293,7 @@ static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const
     lf ps1 = circle ? ps0 : lf_add(lf_mul(vux, sx1), lf_mul(vuy, sy1));
     lf sv = s_is_a ? lf_sub(lf_slot_min(pl), lf_max(ps1, ps0))
                    : lf_sub(lf_min(ps1, ps0), lf_slot_max(pl));
-    lf mx = lf_max(sep_l, sv);
-    if (!circle) mx = lf_max(mx, lf_max(sep_s0, sep_s1));
-    mx = lf_slot_max(mx);
+    lf mx = lf_max(face, sv); /* sv's lanes are all equal */
     float m[LANES];
     lf_store(mx, m);
     if (!collide) {
