@@ -136,6 +136,25 @@ static answer pair_answer(const sepax_shape_view *a, const sepax_shape_view *b, 
     return planes_and_vertices(a, b, !sharp || margin > 0.0f);
 }
 
+/* The overlap flag alone, the textbook way: stop at the first axis that
+ * separates by more than the margin. Subtracting the radii is monotonic, so
+ * this is exactly `pair_answer(a, b, margin).sep <= margin`. */
+static int pair_hits(const sepax_shape_view *a, const sepax_shape_view *b, float margin) {
+    if (a->kind == SEPAX_KIND_CIRCLE && b->kind == SEPAX_KIND_CIRCLE)
+        return circles(a, b).sep <= margin;
+    int sharp = a->kind == SEPAX_KIND_POLYGON && a->radius == 0.0f &&
+                b->kind == SEPAX_KIND_POLYGON && b->radius == 0.0f;
+    int vertex_axis = !sharp || margin > 0.0f;
+    float radii = vertex_axis ? a->radius + b->radius : 0.0f;
+    for (int i = 0; i < a->planes; i++)
+        if (plane_separation(a, b, i) - radii > margin) return 0;
+    for (int k = 0; k < b->planes; k++)
+        if (plane_separation(b, a, k) - radii > margin) return 0;
+    if (vertex_axis && axis_separation(a, b, closest_vertices_axis(a, b)) - radii > margin)
+        return 0;
+    return 1;
+}
+
 static sepax_status get_margin(const sepax_query_options *opt, float *margin) {
     *margin = 0.0f;
     if (!opt) return SEPAX_OK;
@@ -156,11 +175,14 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
     if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
-    sepax_aabb box;
-    for (size_t i = 0; i < n; i++) {
-        st = sepax_shapes_aabb(store, pairs[i].a, &box);
-        if (st == SEPAX_OK) st = sepax_shapes_aabb(store, pairs[i].b, &box);
-        if (st != SEPAX_OK) return st;
+    for (size_t i = 0; i < n; i++) { /* an id is live when it is the id at its index */
+        uint32_t a = pairs[i].a, b = pairs[i].b;
+        if (sepax_shapes_id(store, a & SEPAX_ID_INDEX_MASK) == a &&
+            sepax_shapes_id(store, b & SEPAX_ID_INDEX_MASK) == b)
+            continue;
+        sepax_aabb box; /* which error: the call that reads one shape says */
+        st = sepax_shapes_aabb(store, a, &box);
+        return st != SEPAX_OK ? st : sepax_shapes_aabb(store, b, &box);
     }
     return SEPAX_OK;
 }
@@ -173,7 +195,7 @@ sepax_status sepax_ref_overlap_opt(const sepax_shapes *store, const sepax_pair *
         sepax_shape_view a, b;
         sepax_shapes_view(store, pairs[i].a, &a);
         sepax_shapes_view(store, pairs[i].b, &b);
-        hit[i] = (uint8_t)(pair_answer(&a, &b, margin).sep <= margin);
+        hit[i] = (uint8_t)pair_hits(&a, &b, margin);
     }
     return st;
 }
@@ -214,7 +236,7 @@ sepax_status sepax_ref_overlap_one_opt(const sepax_shapes *store, uint32_t probe
     if (!hit) return SEPAX_ERR_NULL;
     for (size_t k = 0; k < count; k++) {
         sepax_shapes_view(store, sepax_shapes_id(store, first + (uint32_t)k), &b);
-        hit[k] = (uint8_t)(pair_answer(&a, &b, margin).sep <= margin);
+        hit[k] = (uint8_t)pair_hits(&a, &b, margin);
     }
     return SEPAX_OK;
 }
