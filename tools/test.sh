@@ -4,7 +4,8 @@
 #  2. clang build with --werror: the same tests
 #  3. ASan + UBSan build: the same tests, any report fails (leak checks: see below)
 #  4. aarch64 cross build: the NEON kernel against the reference under
-#     qemu-user, 1M random pairs per shape mix at three margins (the plain driver: Criterion's runner hangs
+#     qemu-user, 1M random pairs per shape mix at three margins (the plain
+#     driver: Criterion's runner hangs
 #     under qemu-aarch64)
 #  5. checks: exported symbols, no fused multiply-add in the library,
 #     clang-format, install + pkg-config consumer, meson subproject consumer
