@@ -38,11 +38,11 @@ typedef enum sepax_status {
     SEPAX_ERR_NULL = -1,           ///< a required pointer was NULL
     SEPAX_ERR_NONFINITE = -2,      ///< a coordinate was NaN or +-Inf
     SEPAX_ERR_RANGE = -3,          ///< a coordinate exceeded SEPAX_COORD_LIMIT
-    SEPAX_ERR_TOO_FEW_POINTS = -4, ///< fewer than 3 distinct points
+    SEPAX_ERR_TOO_FEW_POINTS = -4, ///< too few distinct points (3 for a polygon, 2 for a capsule)
     SEPAX_ERR_TOO_MANY_VERTS = -5, ///< more than SEPAX_MAX_VERTS points
     SEPAX_ERR_COLLINEAR = -6,      ///< all points on one line (zero area)
     SEPAX_ERR_NONCONVEX = -7,      ///< a reflex vertex or a self-intersection
-    SEPAX_ERR_BAD_ID = -8,         ///< a shape id not in the store
+    SEPAX_ERR_BAD_ID = -8,         ///< an id or index past the store's shapes
     SEPAX_ERR_COUNT = -9,          ///< a count negative, over a limit, or too large for a size
     SEPAX_ERR_NOMEM = -10,         ///< out of memory
     SEPAX_ERR_BAD_BACKEND = -11,   ///< unknown backend name or value
@@ -61,8 +61,8 @@ typedef enum sepax_status {
 #define SEPAX_ID_INDEX_BITS 24
 /// Mask of the index bits of an id.
 #define SEPAX_ID_INDEX_MASK 0x00ffffffu
-/// Most shapes a store holds.
-#define SEPAX_MAX_SHAPES (1u << SEPAX_ID_INDEX_BITS)
+/// Most shapes a store holds (index 0xffffff is never used, so no id equals SEPAX_NO_ID).
+#define SEPAX_MAX_SHAPES ((1u << SEPAX_ID_INDEX_BITS) - 1u)
 /// "No shape", where an id is reported.
 #define SEPAX_NO_ID 0xffffffffu
 
@@ -124,7 +124,7 @@ typedef struct sepax_pair {
 
 /// Result of sepax_collide for one pair.
 typedef struct sepax_hit {
-    uint32_t hit;      ///< 1 if the shapes' separation is <= the query margin (0: overlap or touch)
+    uint32_t hit;      ///< 1 if the separation is <= the query margin (margin 0: overlap or touch)
     sepax_vec2 normal; ///< unit axis of least penetration, from A to B; {0,0} when hit == 0
     float depth;       ///< minus the separation: > 0 overlapping, < 0 apart (within a margin);
                        ///< 0 when hit == 0

@@ -175,10 +175,12 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
     if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
+    uint32_t count = sepax_shapes_count(store);
     for (size_t i = 0; i < n; i++) { /* an id is live when it is the id at its index */
         uint32_t a = pairs[i].a, b = pairs[i].b;
-        if (sepax_shapes_id(store, a & SEPAX_ID_INDEX_MASK) == a &&
-            sepax_shapes_id(store, b & SEPAX_ID_INDEX_MASK) == b)
+        uint32_t ia = a & SEPAX_ID_INDEX_MASK, ib = b & SEPAX_ID_INDEX_MASK;
+        if (ia < count && ib < count && sepax_shapes_id(store, ia) == a &&
+            sepax_shapes_id(store, ib) == b)
             continue;
         sepax_aabb box; /* which error: the call that reads one shape says */
         st = sepax_shapes_aabb(store, a, &box);

@@ -9,9 +9,13 @@
  *     (least projection of B minus greatest projection of A on it);
  * minus the two radii. Pairs are sorted into three classes (kernel.h):
  * sharp polygon pairs own an 8-lane slot (a lane per plane of A), circle
- * pairs get a lane each, other curved pairs a slot like sharp ones plus the
- * closest-vertices axis. All 8 rows are visited whatever the real count, so
- * the loops have no data-dependent branch. */
+ * pairs get a lane each, a circle or capsule against anything a slot over
+ * the other shape, other curved pairs a slot like sharp ones plus the
+ * closest-vertices axis. In pair lists all 8 rows are visited whatever the
+ * real count, so the loops have no data-dependent branch; the one branch on
+ * data skips the closest-vertices axis for pairs an edge plane already
+ * separates beyond the margin. sepax_overlap_one loops over real counts
+ * (the same for a whole call or block). */
 #include <math.h>
 #include <string.h>
 
@@ -36,10 +40,11 @@
 
 typedef const sepax_poly_rec *rec_ptr;
 
-static const float k_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-static const float k_one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-static const float k_ninf[8] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
-                                -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+/* aligned: lf_load is an aligned load */
+static _Alignas(64) const float k_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+static _Alignas(64) const float k_one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+static _Alignas(64) const float k_ninf[8] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
+                                             -INFINITY, -INFINITY, -INFINITY, -INFINITY};
 
 static inline uint32_t float_bits(float f) {
     uint32_t u;

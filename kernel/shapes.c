@@ -138,8 +138,8 @@ static uint8_t class_of(const sepax_shape_src *src) {
 
 /* Store a validated shape at the next index, with the identity pose. */
 static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint32_t *out_id) {
+    if (store->count >= SEPAX_STORE_MAX_SHAPES) return SEPAX_ERR_COUNT;
     if (store->count == store->cap) {
-        if (store->cap >= SEPAX_STORE_MAX_SHAPES) return SEPAX_ERR_COUNT;
         size_t cap = (size_t)store->cap * 2;
         if (cap > SEPAX_STORE_MAX_SHAPES) cap = SEPAX_STORE_MAX_SHAPES;
         if (!store_resize(store, round_cap(cap))) return SEPAX_ERR_NOMEM;
@@ -260,7 +260,7 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
         mv.to = i | (uint32_t)s->gen[i] << SEPAX_ID_INDEX_BITS;
     }
     s->count = last;
-    s->removals++;
+    if (s->removals < UINT32_MAX) s->removals++; /* sticky: never back to 0 */
     sepax_block_info_refresh(s, i);
     if (last / L != i / L) sepax_block_info_refresh(s, last);
     if (moved) *moved = mv;
