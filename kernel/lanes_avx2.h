@@ -25,7 +25,10 @@ static inline simde__m256 two(const float *a, const float *b) {
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
                                      simde_mm_load_ps(b), 1);
 }
-static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
+                            lf *r) {
+    const float *p[8];
+    for (int k = 0; k < 8; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
     simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
     simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
     simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);

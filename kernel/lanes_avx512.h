@@ -39,7 +39,10 @@ static inline lf join(simde__m256 lo, simde__m256 hi) {
     return simde_mm512_castpd_ps(simde_mm512_insertf64x4(
         simde_mm512_castps_pd(simde_mm512_castps256_ps512(lo)), simde_mm256_castps_pd(hi), 1));
 }
-static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
+                            lf *r) {
+    const float *p[16];
+    for (int k = 0; k < 16; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
     simde__m256 x0, y0, r0, x1, y1, r1;
     discs8(p, &x0, &y0, &r0);
     discs8(p + 8, &x1, &y1, &r1);

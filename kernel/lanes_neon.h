@@ -63,7 +63,10 @@ static inline simde_float32x4_t sqrt4(simde_float32x4_t a) {
 }
 LF_BINOP(lf_div, div4)
 
-static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
+                            lf *r) {
+    const float *p[8];
+    for (int k = 0; k < 8; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
     float v[3][8];
     for (int k = 0; k < 8; k++) {
         v[0][k] = p[k][0];

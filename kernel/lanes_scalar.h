@@ -25,7 +25,10 @@ static inline lf lf_mul(lf a, lf b) { LF_EACH(a.v[k] * b.v[k]); }
 static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_div(lf a, lf b) { LF_EACH(a.v[k] / b.v[k]); }
-static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
+                            lf *r) {
+    const float *p[8];
+    for (int k = 0; k < 8; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
     for (int k = 0; k < 8; k++) {
         x->v[k] = p[k][0];
         y->v[k] = p[k][1];

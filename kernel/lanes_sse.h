@@ -45,7 +45,10 @@ static inline void discs4(const float *const *p, simde__m128 *x, simde__m128 *y,
     *y = simde_mm_movehl_ps(t2, t0);
     *r = simde_mm_movelh_ps(t1, t3);
 }
-static inline void lf_discs(const float *const *p, lf *x, lf *y, lf *r) {
+static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
+                            lf *r) {
+    const float *p[8];
+    for (int k = 0; k < 8; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
     discs4(p, &x->lo, &y->lo, &r->lo);
     discs4(p + 4, &x->hi, &y->hi, &r->hi);
 }

@@ -326,13 +326,13 @@ static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const
 
 /* ---- circles: a pair per lane ---- */
 
-/* LANES circle pairs, each lane's discs at pa[k] and pb[k]. Returns the
- * lanes' separations, and the unit axes through ux/uy. */
-static ALWAYS_INLINE lf circle_lanes(const float *const *da, const float *const *db, lf *ux,
-                                     lf *uy) {
+/* LANES circle pairs: lane k's discs have ids ia[k * stride], ib[k * stride].
+ * Returns the lanes' separations, and the unit axes through ux/uy. */
+static ALWAYS_INLINE lf circle_lanes(const float *disc, const uint32_t *ia, const uint32_t *ib,
+                                     size_t stride, lf *ux, lf *uy) {
     lf vax, vay, ra, vbx, vby, rb;
-    lf_discs(da, &vax, &vay, &ra);
-    lf_discs(db, &vbx, &vby, &rb);
+    lf_discs(disc, ia, stride, &vax, &vay, &ra);
+    lf_discs(disc, ib, stride, &vbx, &vby, &rb);
     lf rs = lf_add(ra, rb);
     lf dx = lf_sub(vbx, vax), dy = lf_sub(vby, vay);
     lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy)), d = lf_sqrt(d2);
@@ -354,25 +354,22 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
     lf vm = lf_bcast(&mg, &mg);
     for (size_t i = 0; i < n; i += LANES) {
         int live = n - i < LANES ? (int)(n - i) : LANES;
-        const float *pa[LANES], *pb[LANES];
         size_t pos[LANES];
         int whole = !idx && live == LANES; /* the common case: no positions to keep */
-        if (whole) {
-            const sepax_pair *pr = pairs + base + i;
-            for (int t = 0; t < LANES; t++) {
-                pa[t] = disc + 4 * (size_t)(pr[t].a & SEPAX_ID_INDEX_MASK);
-                pb[t] = disc + 4 * (size_t)(pr[t].b & SEPAX_ID_INDEX_MASK);
-            }
+        lf ux, uy, sep;
+        if (whole) { /* the ids straight from the pair list: a, b, a, b, ... */
+            const uint32_t *ids = (const uint32_t *)(const void *)(pairs + base + i);
+            sep = circle_lanes(disc, ids, ids + 1, 2, &ux, &uy);
         } else {
+            uint32_t ia[LANES], ib[LANES];
             for (int t = 0; t < LANES; t++) {
                 size_t k = i + (size_t)(t < live ? t : live - 1);
                 pos[t] = base + (idx ? idx[k] : k);
-                pa[t] = disc + 4 * (size_t)(pairs[pos[t]].a & SEPAX_ID_INDEX_MASK);
-                pb[t] = disc + 4 * (size_t)(pairs[pos[t]].b & SEPAX_ID_INDEX_MASK);
+                ia[t] = pairs[pos[t]].a;
+                ib[t] = pairs[pos[t]].b;
             }
+            sep = circle_lanes(disc, ia, ib, 1, &ux, &uy);
         }
-        lf ux, uy;
-        lf sep = circle_lanes(pa, pb, &ux, &uy);
         if (!collide) {
             unsigned bits = lf_le_bits(sep, vm);
             if (whole) {
