@@ -140,6 +140,27 @@ static inline lf vertex_axis_separation(const rec_ptr *a, const rec_ptr *b, floa
     return lf_sub(lf_slot_min(pb), lf_slot_max(pa));
 }
 
+/* The early-out of the curved kernels: when every slot's edge-plane
+ * maximum `face` minus its radii is beyond the margin, the pairs are misses
+ * whatever the closest-vertices axis adds (it can only raise the maximum),
+ * so write the misses (all +0) and return 1. About half of a typical batch
+ * skips that axis this way. */
+static ALWAYS_INLINE int write_if_apart(lf face, const float *rsum, int collide, float margin,
+                                        uint8_t *hit, sepax_hit *out) {
+    float f[LANES];
+    lf_store(face, f);
+    int apart = 1;
+    for (int p = 0; p < SEPAX_P; p++) apart &= f[8 * p] - rsum[p] > margin;
+    if (!apart) return 0;
+    for (int p = 0; p < SEPAX_P; p++) {
+        if (collide)
+            out[p] = make_hit(1.0f, 0.0f, 0.0f, 0.0f);
+        else
+            hit[p] = 0;
+    }
+    return 1;
+}
+
 /* Results of one step of SEPAX_P pairs. With `curved`, the closest-vertices
  * axis joins (as axis 16, after A's planes 0-7 and B's 8-15) and the radii
  * are subtracted. */
@@ -152,22 +173,8 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const fl
     lf mx = lf_max(sa, sb);
     float m[LANES];
     if (curved) {
-        /* Pairs the edge planes already put beyond the margin are misses
-         * whatever the closest-vertices axis adds (it can only raise the
-         * maximum): about half of a typical batch skips that axis. */
         lf face = lf_slot_max(mx);
-        lf_store(face, m);
-        int apart = 1;
-        for (int p = 0; p < SEPAX_P; p++) apart &= m[8 * p] - rsum[p] > margin;
-        if (apart) {
-            for (int p = 0; p < SEPAX_P; p++) {
-                if (collide)
-                    out[p] = make_hit(1.0f, 0.0f, 0.0f, 0.0f); /* a miss: all +0 */
-                else
-                    hit[p] = 0;
-            }
-            return;
-        }
+        if (write_if_apart(face, rsum, collide, margin, hit, out)) return;
         /* sv's lanes are all equal: no second reduction */
         sv = vertex_axis_separation(a, b, ux, uy);
         mx = lf_max(face, sv);
@@ -236,22 +243,7 @@ static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const
     /* the largest edge-plane separation (S's planes are lane-equal already) */
     lf face = lf_slot_max(sep_l);
     if (!circle) face = lf_max(face, lf_max(sep_s0, sep_s1));
-    {
-        /* as in slot_step: beyond the margin on an edge plane is a miss */
-        float f[LANES];
-        lf_store(face, f);
-        int apart = 1;
-        for (int p = 0; p < SEPAX_P; p++) apart &= f[8 * p] - rsum[p] > margin;
-        if (apart) {
-            for (int p = 0; p < SEPAX_P; p++) {
-                if (collide)
-                    out[p] = make_hit(1.0f, 0.0f, 0.0f, 0.0f); /* a miss: all +0 */
-                else
-                    hit[p] = 0;
-            }
-            return;
-        }
-    }
+    if (write_if_apart(face, rsum, collide, margin, hit, out)) return;
     /* the closest vertex pair: squared distances from S's vertices to L's */
     lf ax0 = s_is_a ? sx0 : lx, ay0 = s_is_a ? sy0 : ly;
     lf bx0 = s_is_a ? lx : sx0, by0 = s_is_a ? ly : sy0;
