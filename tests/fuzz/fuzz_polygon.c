@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "sepax_ref.h"
 
 #define MAXSHAPES 16
@@ -116,26 +117,6 @@ static void add_fixed(void) {
     ok &= sepax_shapes_set_poses(store, 0, 8, poses) == SEPAX_OK;
     ok &= sepax_shapes_update(store) == SEPAX_OK;
     if (!ok) fail("fixed shapes");
-}
-
-/* ---- world data against the reference ---- */
-
-static void same_world(uint32_t id) {
-    sepax_world_shape want;
-    sepax_shape_view got;
-    sepax_aabb box;
-    if (sepax_ref_world(store, id, &want) != SEPAX_OK) fail("ref world");
-    if (sepax_shapes_view(store, id, &got) != SEPAX_OK) fail("view");
-    if (sepax_shapes_aabb(store, id, &box) != SEPAX_OK) fail("aabb");
-    int planes = got.kind == SEPAX_KIND_CIRCLE ? 0 : got.kind == SEPAX_KIND_CAPSULE ? 2 : got.count;
-    if (got.kind != want.kind || got.count != want.count || bits(got.radius) != bits(want.radius) ||
-        got.planes != planes)
-        fail("world kind, count, planes or radius differ");
-    size_t row = SEPAX_MAX_VERTS * sizeof(float);
-    if (memcmp(got.x, want.x, row) || memcmp(got.y, want.y, row) || memcmp(got.nx, want.nx, row) ||
-        memcmp(got.ny, want.ny, row) || memcmp(got.c, want.c, row) ||
-        memcmp(&box, &want.aabb, sizeof box))
-        fail("world data differs from the reference");
 }
 
 /* ---- the status oracle ---- */
@@ -390,7 +371,7 @@ static void check_queries(uint32_t id, float margin) {
         sepax_set_backend((sepax_backend)b);
         /* a fresh update on this backend gives the same world data */
         if (sepax_shapes_update(store) != SEPAX_OK) fail("update");
-        for (uint32_t k = 0; k < n; k++) same_world(sepax_shapes_id(store, k));
+        for (uint32_t k = 0; k < n; k++) fuzz_same_world(store, sepax_shapes_id(store, k));
         for (int m = 0; m < 2; m++) {
             sepax_query_options opt = {margins[m]};
             if (sepax_overlap_opt(store, pairs, np, &opt, got.hit) != SEPAX_OK) fail("overlap");
@@ -522,7 +503,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (id & SEPAX_ID_INDEX_MASK) != before)
         fail("id");
     check_local(id, &a);
-    same_world(id); /* world data as the add left it (identity pose) */
+    fuzz_same_world(store, id); /* world data as the add left it (identity pose) */
     if (!valid_coord(margin)) {
         check_bad_margin(id, margin);
         margin = (float)(int8_t)(bits(margin) & 0xff) / 8; /* a finite stand-in */

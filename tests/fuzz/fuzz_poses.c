@@ -36,6 +36,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "sepax_ref.h"
 #include "workload.h"
 
@@ -49,8 +50,7 @@ static sepax_shapes *store;
 static int moved_poses, changed_shapes; /* what the last input changed */
 static sepax_backend avail[SEPAX_BACKEND_COUNT];
 static int navail;
-static uint32_t dead[MAXDEAD];
-static int ndead;
+static fuzz_dead dead = {{0}, 0, MAXDEAD};
 
 static void fail(const char *why) {
     (void)why;
@@ -73,7 +73,7 @@ static void restore_store(void) {
             fail("reset poses");
     }
     moved_poses = changed_shapes = 0;
-    ndead = 0;
+    dead.n = 0;
     if (!navail) {
         for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
             if (sepax_backend_available((sepax_backend)b)) avail[navail++] = (sepax_backend)b;
@@ -116,24 +116,6 @@ static int read_pose(cursor *c, int raw, int angles, sepax_pose *out) {
 }
 
 /* ---- checks ---- */
-
-static void same_world(uint32_t id) {
-    sepax_world_shape want;
-    sepax_shape_view got;
-    sepax_aabb box;
-    if (sepax_ref_world(store, id, &want) != SEPAX_OK) fail("ref world");
-    if (sepax_shapes_view(store, id, &got) != SEPAX_OK) fail("view");
-    if (sepax_shapes_aabb(store, id, &box) != SEPAX_OK) fail("aabb");
-    int planes = got.kind == SEPAX_KIND_CIRCLE ? 0 : got.kind == SEPAX_KIND_CAPSULE ? 2 : got.count;
-    if (got.kind != want.kind || got.count != want.count || got.planes != planes ||
-        memcmp(&got.radius, &want.radius, sizeof got.radius))
-        fail("world kind, count, planes or radius differ");
-    size_t row = SEPAX_MAX_VERTS * sizeof(float);
-    if (memcmp(got.x, want.x, row) || memcmp(got.y, want.y, row) || memcmp(got.nx, want.nx, row) ||
-        memcmp(got.ny, want.ny, row) || memcmp(got.c, want.c, row) ||
-        memcmp(&box, &want.aabb, sizeof box))
-        fail("world data differs from the reference");
-}
 
 /* Queries on the current world data, against the reference. With `only`
  * SEPAX_BACKEND_AUTO, on every backend: collide and overlap over pairs of
@@ -184,7 +166,7 @@ static void check_queries(uint32_t probe, float margin, sepax_backend only) {
 static void update_and_check(void) {
     if (sepax_shapes_update(store) != SEPAX_OK) fail("update");
     uint32_t n = sepax_shapes_count(store);
-    for (uint32_t i = 0; i < n; i++) same_world(sepax_shapes_id(store, i));
+    for (uint32_t i = 0; i < n; i++) fuzz_same_world(store, sepax_shapes_id(store, i));
 }
 
 static uint32_t middle(void) { return sepax_shapes_id(store, sepax_shapes_count(store) / 2); }
@@ -271,69 +253,14 @@ static void op_add(cursor *c) {
     if (sepax_shapes_get_pose(store, id, &p) != SEPAX_OK || p.position.x != 0.0f ||
         p.position.y != 0.0f || p.rotation.c != 1.0f || p.rotation.s != 0.0f)
         fail("added pose not the identity");
-    same_world(id); /* world data from its identity pose, already */
+    fuzz_same_world(store, id); /* world data from its identity pose, already */
     check_queries(id, 0.0f, sepax_get_backend());
 }
 
 static void op_remove(int byte) {
-    uint32_t count = sepax_shapes_count(store);
-    sepax_move mv = {0x12345678u, 0x12345678u};
-    if (byte >= 0xf0 && ndead > 0) { /* a removed id again: refused, nothing changes */
-        if (sepax_shapes_remove(store, dead[(byte - 0xf0) % ndead], &mv) != SEPAX_ERR_STALE_ID)
-            fail("removed twice");
-        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
-        return;
-    }
-    uint32_t idx = (uint32_t)byte % (count + 1);
-    if (idx == count) { /* past the end: refused */
-        sepax_status st = sepax_shapes_remove(store, idx, &mv);
-        if (st != SEPAX_ERR_BAD_ID && st != SEPAX_ERR_STALE_ID) fail("removed past the end");
-        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
-        return;
-    }
-    uint32_t id = sepax_shapes_id(store, idx), last = sepax_shapes_id(store, count - 1);
-    sepax_local_shape local_last, local_now;
-    sepax_pose pose_last, pose_now;
-    sepax_aabb box_last, box_now;
-    sepax_shape_view view_last, view_now;
-    sepax_shapes_local(store, last, &local_last);
-    sepax_shapes_get_pose(store, last, &pose_last);
-    sepax_shapes_aabb(store, last, &box_last);
-    sepax_shapes_view(store, last, &view_last);
-    float world_last[5][SEPAX_MAX_VERTS];
-    const float *rows[5] = {view_last.x, view_last.y, view_last.nx, view_last.ny, view_last.c};
-    for (int r = 0; r < 5; r++) memcpy(world_last[r], rows[r], sizeof world_last[r]);
-    if (sepax_shapes_remove(store, id, &mv) != SEPAX_OK) fail("remove");
+    uint32_t probe;
+    if (!fuzz_remove(store, byte, &dead, &probe)) return;
     changed_shapes = 1;
-    if (sepax_shapes_count(store) != count - 1) fail("count after remove");
-    if (ndead < MAXDEAD) dead[ndead++] = id;
-    uint32_t probe = count > 1 ? sepax_shapes_id(store, 0) : SEPAX_NO_ID;
-    if (id == last) {
-        if (mv.from != SEPAX_NO_ID) fail("removing the last shape moved one");
-    } else {
-        if (mv.from != last || mv.to != sepax_shapes_id(store, idx) ||
-            (mv.to & SEPAX_ID_INDEX_MASK) != idx || mv.to == id)
-            fail("move report");
-        if (ndead < MAXDEAD) dead[ndead++] = last;
-        sepax_shapes_local(store, mv.to, &local_now);
-        sepax_shapes_get_pose(store, mv.to, &pose_now);
-        sepax_shapes_aabb(store, mv.to, &box_now);
-        sepax_shapes_view(store, mv.to, &view_now);
-        const float *now[5] = {view_now.x, view_now.y, view_now.nx, view_now.ny, view_now.c};
-        if (memcmp(&local_now, &local_last, sizeof local_now) ||
-            memcmp(&pose_now, &pose_last, sizeof pose_now) ||
-            memcmp(&box_now, &box_last, sizeof box_now) || view_now.kind != view_last.kind ||
-            view_now.count != view_last.count || view_now.planes != view_last.planes ||
-            memcmp(&view_now.radius, &view_last.radius, sizeof view_now.radius))
-            fail("moved shape changed");
-        for (int r = 0; r < 5; r++)
-            if (memcmp(now[r], world_last[r], sizeof world_last[r])) fail("moved world changed");
-        probe = mv.to;
-    }
-    sepax_pose p;
-    if (sepax_shapes_get_pose(store, id, &p) != SEPAX_ERR_STALE_ID) fail("removed id still read");
-    if (id != last && sepax_shapes_get_pose(store, last, &p) != SEPAX_ERR_STALE_ID)
-        fail("moved shape's old id still read");
     /* the world data moved with the shapes: queries still agree */
     if (probe != SEPAX_NO_ID) check_queries(probe, 0.5f, sepax_get_backend());
 }

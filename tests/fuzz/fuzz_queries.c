@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "sepax_ref.h"
 #include "workload.h"
 
@@ -38,8 +39,7 @@
 
 static sepax_shapes *store;
 static int dirty; /* shapes were removed: rebuild before the next input */
-static uint32_t dead[MAXDEAD];
-static int ndead;
+static fuzz_dead dead = {{0}, 0, MAXDEAD};
 
 static void fail(const char *why) {
     (void)why;
@@ -69,8 +69,8 @@ static int is_live(uint32_t id) {
 }
 
 static int is_dead(uint32_t id) {
-    for (int k = 0; k < ndead; k++)
-        if (dead[k] == id) return 1;
+    for (int k = 0; k < dead.n; k++)
+        if (dead.id[k] == id) return 1;
     return 0;
 }
 
@@ -87,74 +87,15 @@ static int check_id_status(sepax_status st, int verdict) {
     return st == verdict;
 }
 
-static void add_dead(uint32_t id) {
-    if (ndead < MAXDEAD) dead[ndead++] = id;
-}
-
 /* Remove a shape chosen by one byte and check what the removal reports. */
 static void remove_one(uint8_t byte) {
-    uint32_t count = sepax_shapes_count(store);
-    sepax_move mv = {0x12345678u, 0x12345678u};
-    if (byte >= 0xf0 && ndead > 0) { /* a removed id again: refused, nothing changes */
-        if (sepax_shapes_remove(store, dead[(byte - 0xf0) % ndead], &mv) != SEPAX_ERR_STALE_ID)
-            fail("removed twice");
-        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
-        return;
-    }
-    uint32_t idx = byte % (count + 1);
-    if (idx == count) { /* past the end: refused */
-        sepax_status st = sepax_shapes_remove(store, idx, &mv);
-        if (st != SEPAX_ERR_BAD_ID && st != SEPAX_ERR_STALE_ID) fail("removed past the end");
-        if (sepax_shapes_count(store) != count || mv.from != 0x12345678u) fail("refusal moved");
-        return;
-    }
-    uint32_t id = sepax_shapes_id(store, idx), last = sepax_shapes_id(store, count - 1);
-    sepax_local_shape local_last, local_now;
-    sepax_pose pose_last, pose_now;
-    sepax_aabb box_last, box_now;
-    sepax_shape_view view_last, view_now;
-    sepax_shapes_local(store, last, &local_last);
-    sepax_shapes_get_pose(store, last, &pose_last);
-    sepax_shapes_aabb(store, last, &box_last);
-    sepax_shapes_view(store, last, &view_last);
-    float world_last[5][SEPAX_MAX_VERTS];
-    const float *rows[5] = {view_last.x, view_last.y, view_last.nx, view_last.ny, view_last.c};
-    for (int r = 0; r < 5; r++) memcpy(world_last[r], rows[r], sizeof world_last[r]);
-    if (sepax_shapes_remove(store, id, &mv) != SEPAX_OK) fail("remove");
-    dirty = 1;
-    if (sepax_shapes_count(store) != count - 1) fail("count after remove");
-    add_dead(id);
-    if (id == last) {
-        if (mv.from != SEPAX_NO_ID) fail("removing the last shape moved one");
-    } else {
-        if (mv.from != last || mv.to != sepax_shapes_id(store, idx) ||
-            (mv.to & SEPAX_ID_INDEX_MASK) != idx || mv.to == id)
-            fail("move report");
-        add_dead(last);
-        /* the moved shape is the same shape, world data included */
-        sepax_shapes_local(store, mv.to, &local_now);
-        sepax_shapes_get_pose(store, mv.to, &pose_now);
-        sepax_shapes_aabb(store, mv.to, &box_now);
-        sepax_shapes_view(store, mv.to, &view_now);
-        const float *now[5] = {view_now.x, view_now.y, view_now.nx, view_now.ny, view_now.c};
-        if (memcmp(&local_now, &local_last, sizeof local_now) ||
-            memcmp(&pose_now, &pose_last, sizeof pose_now) ||
-            memcmp(&box_now, &box_last, sizeof box_now) || view_now.kind != view_last.kind ||
-            view_now.count != view_last.count || view_now.planes != view_last.planes ||
-            memcmp(&view_now.radius, &view_last.radius, sizeof view_now.radius))
-            fail("moved shape changed");
-        for (int r = 0; r < 5; r++)
-            if (memcmp(now[r], world_last[r], sizeof world_last[r])) fail("moved world changed");
-    }
-    sepax_pose p;
-    if (sepax_shapes_get_pose(store, id, &p) != SEPAX_ERR_STALE_ID) fail("removed id still read");
-    if (id != last && sepax_shapes_get_pose(store, last, &p) != SEPAX_ERR_STALE_ID)
-        fail("moved shape's old id still read");
+    uint32_t probe;
+    if (fuzz_remove(store, byte, &dead, &probe)) dirty = 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!store || dirty) build_store();
-    ndead = 0;
+    dead.n = 0;
     if (size < 4) return 0;
     uint8_t flags = data[0];
     int extended = flags & 128, live_ids = 0;
@@ -179,8 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = at; i + 1 < size && n < MAXN; i += 2, n++) {
         uint32_t v[2] = {data[i], data[i + 1]}, id[2];
         for (int s = 0; s < 2; s++) {
-            if (extended && v[s] >= 0xf0 && ndead > 0)
-                id[s] = dead[(v[s] - 0xf0) % (uint32_t)ndead];
+            if (extended && v[s] >= 0xf0 && dead.n > 0)
+                id[s] = dead.id[(v[s] - 0xf0) % (uint32_t)dead.n];
             else if (flags & (1 << s))
                 id[s] = v[s] * 0x01010101u;
             else {
@@ -224,8 +165,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fail("reference wrote past n");
 
     uint32_t probe;
-    if (extended && data[1] >= 0xf0 && ndead > 0)
-        probe = dead[(data[1] - 0xf0) % (uint32_t)ndead];
+    if (extended && data[1] >= 0xf0 && dead.n > 0)
+        probe = dead.id[(data[1] - 0xf0) % (uint32_t)dead.n];
     else {
         probe = data[1] % (total + 2);
         if (live_ids && probe < total) probe = sepax_shapes_id(store, probe);

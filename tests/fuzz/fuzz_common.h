@@ -1,0 +1,26 @@
+/* Checks shared by the libFuzzer targets. Each traps on a failure, so
+ * libFuzzer records the input. */
+#ifndef SEPAX_FUZZ_COMMON_H
+#define SEPAX_FUZZ_COMMON_H
+
+#include "sepax.h"
+
+/* Ids removed during one input, which must be refused from then on. */
+#define FUZZ_MAXDEAD 64
+typedef struct fuzz_dead {
+    uint32_t id[FUZZ_MAXDEAD];
+    int n, cap; /* cap <= FUZZ_MAXDEAD: how many a target keeps */
+} fuzz_dead;
+
+/* Shape `id`'s world data (view and bounds) equals sepax_ref_world's, bit
+ * for bit, with the plane count its kind implies. */
+void fuzz_same_world(const sepax_shapes *store, uint32_t id);
+
+/* Remove the shape one byte picks (0xf0.. with dead ids: one of those again;
+ * count: past the end) and check the outcome: refusals change nothing; a
+ * removal reports the move, the moved shape keeps its local shape, pose and
+ * world data, and both old ids are refused. Returns 1 when a shape was
+ * removed, with *probe a live id (the moved shape if any) or SEPAX_NO_ID. */
+int fuzz_remove(sepax_shapes *store, int byte, fuzz_dead *dead, uint32_t *probe);
+
+#endif
