@@ -7,7 +7,7 @@
  *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
  *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
  *               [--only overlap|collide|one|update --loops N]
- *               [--kinds polygons|mixed|circles] [--pair-kinds A-B]
+ *               [--kinds polygons|mixed|circles] [--pair-kinds A-B] [--margin M]
  *
  * --kinds picks the store's shapes (tests/workload.c: "mixed" is 30% circles,
  * 20% capsules, 10% boxes, 25% polygons, 15% rounded polygons); --pair-kinds
@@ -40,6 +40,7 @@ typedef struct opts {
     uint32_t probes;
     const char *only;
     int loops;
+    float margin;
 } opts;
 
 static double now_ns(void) {
@@ -49,13 +50,13 @@ static double now_ns(void) {
 }
 
 static void usage(const char *argv0) {
-    fprintf(
-        stderr,
-        "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
-        "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
-        "          [--json] [--only overlap|collide|one|update --loops N]\n"
-        "          [--kinds polygons|mixed|circles] [--pair-kinds circle|capsule|polygon-...]\n",
-        argv0);
+    fprintf(stderr,
+            "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
+            "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
+            "          [--json] [--only overlap|collide|one|update --loops N]\n"
+            "          [--kinds polygons|mixed|circles] [--pair-kinds circle|capsule|polygon-...]\n"
+            "          [--margin M]\n",
+            argv0);
     exit(2);
 }
 
@@ -67,7 +68,7 @@ static int kind_named(const char *name, size_t len) {
 }
 
 static opts parse(int argc, char **argv) {
-    opts o = {wl_default(), 7, 0, "all", 256, NULL, 10};
+    opts o = {wl_default(), 7, 0, "all", 256, NULL, 10, 0.0f};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--json") == 0) {
@@ -96,6 +97,8 @@ static opts parse(int argc, char **argv) {
             o.only = v;
         else if (strcmp(a, "--loops") == 0)
             o.loops = atoi(v);
+        else if (strcmp(a, "--margin") == 0)
+            o.margin = strtof(v, NULL);
         else if (strcmp(a, "--kinds") == 0)
             o.cfg.kinds = strcmp(v, "mixed") == 0      ? WL_MIXED
                           : strcmp(v, "circles") == 0  ? WL_CIRCLES
@@ -128,6 +131,7 @@ typedef struct workload {
     uint32_t probes;
     uint8_t *hit;
     sepax_hit *out;
+    sepax_query_options opt;  /* every query's margin */
     sepax_world_shape *world; /* the reference's update writes here */
 } workload;
 
@@ -137,11 +141,11 @@ static sepax_status run(const workload *w, int query, int reference) {
     uint32_t shapes = sepax_shapes_count(w->store);
     switch (query) {
     case Q_OVERLAP:
-        return reference ? sepax_ref_overlap(w->store, w->pairs, w->n, w->hit)
-                         : sepax_overlap(w->store, w->pairs, w->n, w->hit);
+        return reference ? sepax_ref_overlap_opt(w->store, w->pairs, w->n, &w->opt, w->hit)
+                         : sepax_overlap_opt(w->store, w->pairs, w->n, &w->opt, w->hit);
     case Q_COLLIDE:
-        return reference ? sepax_ref_collide(w->store, w->pairs, w->n, w->out)
-                         : sepax_collide(w->store, w->pairs, w->n, w->out);
+        return reference ? sepax_ref_collide_opt(w->store, w->pairs, w->n, &w->opt, w->out)
+                         : sepax_collide_opt(w->store, w->pairs, w->n, &w->opt, w->out);
     case Q_UPDATE: /* world data from local shapes and poses, per shape */
         if (!reference) return sepax_shapes_update(w->store);
         for (uint32_t i = 0; i < shapes && st == SEPAX_OK; i++)
@@ -151,8 +155,8 @@ static sepax_status run(const workload *w, int query, int reference) {
         for (uint32_t p = 0; p < w->probes && st == SEPAX_OK; p++) {
             uint32_t probe = (uint32_t)((uint64_t)p * shapes / w->probes);
             uint8_t *dst = w->hit + (size_t)p * shapes;
-            st = reference ? sepax_ref_overlap_one(w->store, probe, 0, shapes, dst)
-                           : sepax_overlap_one(w->store, probe, 0, shapes, dst);
+            st = reference ? sepax_ref_overlap_one_opt(w->store, probe, 0, shapes, &w->opt, dst)
+                           : sepax_overlap_one_opt(w->store, probe, 0, shapes, &w->opt, dst);
         }
         return st;
     }
@@ -226,6 +230,7 @@ int main(int argc, char **argv) {
     workload w = {0};
     w.n = o.cfg.pairs;
     w.probes = o.probes;
+    w.opt.margin = o.margin;
     w.store = sepax_shapes_create(o.cfg.shapes);
     w.pairs = malloc(w.n * sizeof *w.pairs);
     size_t one_n = (size_t)w.probes * o.cfg.shapes, hit_n = w.n > one_n ? w.n : one_n;
@@ -316,9 +321,10 @@ int main(int argc, char **argv) {
     if (o.json) {
         printf("{\n  \"workload\": {\"shapes\": %u, \"pairs\": %zu, \"min_verts\": %d, "
                "\"max_verts\": %d, \"overlap_target\": %g, \"overlap_actual\": %.4f, "
-               "\"one_vs_many_tests\": %zu, \"seed\": %llu, \"reps\": %d},\n",
+               "\"one_vs_many_tests\": %zu, \"seed\": %llu, \"reps\": %d, \"margin\": %g},\n",
                o.cfg.shapes, w.n, o.cfg.min_verts, o.cfg.max_verts, o.cfg.overlap,
-               (double)overlaps / (double)w.n, one_n, (unsigned long long)o.cfg.seed, o.reps);
+               (double)overlaps / (double)w.n, one_n, (unsigned long long)o.cfg.seed, o.reps,
+               (double)o.margin);
         printf("  \"equivalent\": %s,\n  \"results\": [\n", mismatch ? "false" : "true");
         for (int r = 0; r < nrows; r++) {
             printf("    {\"backend\": \"%s\"", rows[r].name);
@@ -339,6 +345,8 @@ int main(int argc, char **argv) {
                "one-vs-many: %u probes x %u shapes; fastest of %d reps\n",
                o.cfg.shapes, o.cfg.min_verts, o.cfg.max_verts, w.n,
                100.0 * (double)overlaps / (double)w.n, w.probes, o.cfg.shapes, o.reps);
+        if (o.margin != 0.0f)
+            printf("margin: %g (overlap counted at margin 0)\n", (double)o.margin);
         printf("every backend bit-identical to the reference: %s\n\n", mismatch ? "NO" : "yes");
         printf("(update: per shape, world data from local shapes and poses)\n\n");
         printf("| backend   | query       | ns/pair | Mpairs/s | vs reference |\n");

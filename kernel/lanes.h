@@ -12,8 +12,8 @@
  *   lf_sel_gt(a,b,x,y)   a > b ? x : y, lane-wise
  *   lf_slot_max(a)       every lane = the maximum of its slot
  *   lf_slot_min(a)       every lane = the minimum of its slot
- *   lf_discs(d, ids, s, x, y, r)  lane k (of 8 * SEPAX_P) = x, y and radius of the
- *                        16-byte record {x, y, r, pad} at d + 4 * (ids[k * s] & index mask)
+ *   lf_rows4(p, out)     lane k (of 8 * SEPAX_P) of out[c] = p[k][c], c < 4: the first
+ *                        four floats of 8 * SEPAX_P rows (each 16-byte aligned), transposed
  *   lf_eq_bits(a, b)     bit 8*p + k set when lane k of slot p is equal
  *   lf_le_bits(a, b)     bit 8*p + k set when lane k of slot p of a is <= b's
  *   lf_store(a, out)     out[0 .. 8*SEPAX_P-1] = a

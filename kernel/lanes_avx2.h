@@ -20,22 +20,20 @@ static inline lf lf_min(lf a, lf b) { return simde_mm256_min_ps(a, b); }
 static inline lf lf_max(lf a, lf b) { return simde_mm256_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm256_div_ps(a, b); }
 
-/* eight records, lanes k and k+4 in one register, transposed in 128-bit halves */
+/* eight rows, lanes k and k+4 in one register, transposed in 128-bit halves */
 static inline simde__m256 two(const float *a, const float *b) {
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
                                      simde_mm_load_ps(b), 1);
 }
-static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
-                            lf *r) {
-    const float *p[8];
-    for (int k = 0; k < 8; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
+static inline void lf_rows4(const float *const *p, lf out[4]) {
     simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
     simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
     simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);
     simde__m256 t2 = simde_mm256_unpacklo_ps(r2, r3), t3 = simde_mm256_unpackhi_ps(r2, r3);
-    *x = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-    *y = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-    *r = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[0] = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[1] = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    out[2] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[3] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
 }
 
 static inline lf lf_sqrt(lf a) { return simde_mm256_sqrt_ps(a); }

@@ -21,34 +21,29 @@ static inline lf lf_min(lf a, lf b) { return simde_mm512_min_ps(a, b); }
 static inline lf lf_max(lf a, lf b) { return simde_mm512_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm512_div_ps(a, b); }
 
-/* sixteen records: two sets of eight, each transposed in 128-bit halves */
+/* sixteen rows: two sets of eight, each transposed in 128-bit halves */
 static inline simde__m256 two(const float *a, const float *b) {
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
                                      simde_mm_load_ps(b), 1);
 }
-static inline void discs8(const float *const *p, simde__m256 *x, simde__m256 *y, simde__m256 *r) {
+static inline void rows4_8(const float *const *p, simde__m256 out[4]) {
     simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
     simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
     simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);
     simde__m256 t2 = simde_mm256_unpacklo_ps(r2, r3), t3 = simde_mm256_unpackhi_ps(r2, r3);
-    *x = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-    *y = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-    *r = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[0] = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[1] = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    out[2] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[3] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
 }
-static inline lf join(simde__m256 lo, simde__m256 hi) {
-    return simde_mm512_castpd_ps(simde_mm512_insertf64x4(
-        simde_mm512_castps_pd(simde_mm512_castps256_ps512(lo)), simde_mm256_castps_pd(hi), 1));
-}
-static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
-                            lf *r) {
-    const float *p[16];
-    for (int k = 0; k < 16; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
-    simde__m256 x0, y0, r0, x1, y1, r1;
-    discs8(p, &x0, &y0, &r0);
-    discs8(p + 8, &x1, &y1, &r1);
-    *x = join(x0, x1);
-    *y = join(y0, y1);
-    *r = join(r0, r1);
+static inline void lf_rows4(const float *const *p, lf out[4]) {
+    simde__m256 lo[4], hi[4];
+    rows4_8(p, lo);
+    rows4_8(p + 8, hi);
+    for (int k = 0; k < 4; k++)
+        out[k] = simde_mm512_castpd_ps(
+            simde_mm512_insertf64x4(simde_mm512_castps_pd(simde_mm512_castps256_ps512(lo[k])),
+                                    simde_mm256_castps_pd(hi[k]), 1));
 }
 static inline lf lf_sqrt(lf a) { return simde_mm512_sqrt_ps(a); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {

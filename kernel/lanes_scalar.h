@@ -25,15 +25,9 @@ static inline lf lf_mul(lf a, lf b) { LF_EACH(a.v[k] * b.v[k]); }
 static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_div(lf a, lf b) { LF_EACH(a.v[k] / b.v[k]); }
-static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
-                            lf *r) {
-    const float *p[8];
-    for (int k = 0; k < 8; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
-    for (int k = 0; k < 8; k++) {
-        x->v[k] = p[k][0];
-        y->v[k] = p[k][1];
-        r->v[k] = p[k][2];
-    }
+static inline void lf_rows4(const float *const *p, lf out[4]) {
+    for (int k = 0; k < 8; k++)
+        for (int c = 0; c < 4; c++) out[c].v[k] = p[k][c];
 }
 static inline lf lf_sqrt(lf a) { LF_EACH(__builtin_sqrtf(a.v[k])); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] < b.v[k] ? x.v[k] : y.v[k]); }

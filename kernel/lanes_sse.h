@@ -35,22 +35,21 @@ LF_BINOP(lf_min, simde_mm_min_ps)
 LF_BINOP(lf_max, simde_mm_max_ps)
 LF_BINOP(lf_div, simde_mm_div_ps)
 
-/* four records transposed: rows x, y, r of lanes 0-3 */
-static inline void discs4(const float *const *p, simde__m128 *x, simde__m128 *y, simde__m128 *r) {
+/* four rows transposed */
+static inline void rows4_4(const float *const *p, simde__m128 *c0, simde__m128 *c1, simde__m128 *c2,
+                           simde__m128 *c3) {
     simde__m128 r0 = simde_mm_load_ps(p[0]), r1 = simde_mm_load_ps(p[1]);
     simde__m128 r2 = simde_mm_load_ps(p[2]), r3 = simde_mm_load_ps(p[3]);
     simde__m128 t0 = simde_mm_unpacklo_ps(r0, r1), t1 = simde_mm_unpackhi_ps(r0, r1);
     simde__m128 t2 = simde_mm_unpacklo_ps(r2, r3), t3 = simde_mm_unpackhi_ps(r2, r3);
-    *x = simde_mm_movelh_ps(t0, t2);
-    *y = simde_mm_movehl_ps(t2, t0);
-    *r = simde_mm_movelh_ps(t1, t3);
+    *c0 = simde_mm_movelh_ps(t0, t2);
+    *c1 = simde_mm_movehl_ps(t2, t0);
+    *c2 = simde_mm_movelh_ps(t1, t3);
+    *c3 = simde_mm_movehl_ps(t3, t1);
 }
-static inline void lf_discs(const float *disc, const uint32_t *ids, size_t stride, lf *x, lf *y,
-                            lf *r) {
-    const float *p[8];
-    for (int k = 0; k < 8; k++) p[k] = disc + 4 * (size_t)(ids[k * stride] & SEPAX_ID_INDEX_MASK);
-    discs4(p, &x->lo, &y->lo, &r->lo);
-    discs4(p + 4, &x->hi, &y->hi, &r->hi);
+static inline void lf_rows4(const float *const *p, lf out[4]) {
+    rows4_4(p, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
+    rows4_4(p + 4, &out[0].hi, &out[1].hi, &out[2].hi, &out[3].hi);
 }
 
 static inline lf lf_sqrt(lf a) {

@@ -7,16 +7,17 @@
  *     one-sided form: least projection minus the plane's offset);
  *   - for curved pairs, the axis through the closest pair of core vertices
  *     (least projection of B minus greatest projection of A on it);
- * minus the two radii. Pairs are sorted into three classes (kernel.h):
- * sharp polygon pairs own an 8-lane slot (a lane per plane of A), circle
- * pairs get a lane each, a circle or capsule against anything a slot over
- * the other shape, other curved pairs a slot like sharp ones plus the
- * closest-vertices axis. In pair lists all 8 rows are visited whatever the
- * real count, so the loops have no data-dependent branch; the one branch on
- * data skips the closest-vertices axis for pairs an edge plane already
- * separates beyond the margin. sepax_overlap_one loops over real counts
- * (the same for a whole call or block). */
+ * minus the two radii. Pairs are sorted into classes (kernel.h). Sharp
+ * polygon pairs own an 8-lane slot (a lane per plane of A; they take no
+ * vertex axis). Every other class gets a pair per lane: each lane loads its
+ * own pair's rows (transposed by lf_rows4) and runs the same straight-line
+ * SAT, its loops sized by the class (1 row for a circle, 2 for a capsule, 8
+ * otherwise), so there is no branch on data and no early-out. In pair lists
+ * all 8 rows of a polygon are visited whatever its real count (padding
+ * repeats the last). sepax_overlap_one loops over real counts (the same
+ * for a whole call or block). */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "byte_flags.h"
@@ -76,14 +77,6 @@ static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
     return h;
 }
 
-/* The unit axis along (dx, dy), or (1, 0) when both are zero (coincident
- * vertices: any axis is as good, this one is fixed). */
-static inline void unit_axis(float dx, float dy, float *ux, float *uy) {
-    float d2 = dx * dx + dy * dy, d = __builtin_sqrtf(d2);
-    *ux = pick(d2 > 0.0f, dx / d, 1.0f);
-    *uy = pick(d2 > 0.0f, dy / d, 0.0f);
-}
-
 /* ---- slots: a pair per 8 lanes ---- */
 
 /* sep_a: per plane of A, the least projection of B minus A's offset (how far
@@ -108,92 +101,24 @@ static inline void pair_separations(const rec_ptr *a, const rec_ptr *b, lf *sep_
     *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
 }
 
-/* The closest-vertices axis of each slot's pair: the closest pair of core
- * vertices (lowest vertex of A first, then of B, on ties), the unit axis
- * from A's to B's, and B's least minus A's greatest projection on it. */
-static inline lf vertex_axis_separation(const rec_ptr *a, const rec_ptr *b, float *ux, float *uy) {
-    lf ax = lf_load(a[0]->x, SLOT1(a)->x), ay = lf_load(a[0]->y, SLOT1(a)->y);
-    lf dx = lf_sub(lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0]), ax);
-    lf dy = lf_sub(lf_bcast(&b[0]->y[0], &SLOT1(b)->y[0]), ay);
-    lf best = lf_add(lf_mul(dx, dx), lf_mul(dy, dy)), bdx = dx, bdy = dy;
-    UNROLL8
-    for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
-        dx = lf_sub(lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j]), ax);
-        dy = lf_sub(lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j]), ay);
-        lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
-        bdx = lf_sel_lt(d2, best, dx, bdx);
-        bdy = lf_sel_lt(d2, best, dy, bdy);
-        best = lf_min(d2, best);
-    }
-    unsigned eq = lf_eq_bits(best, lf_slot_min(best));
-    float fdx[LANES], fdy[LANES];
-    lf_store(bdx, fdx);
-    lf_store(bdy, fdy);
-    for (int p = 0; p < SEPAX_P; p++) {
-        unsigned lane = (unsigned)__builtin_ctz(((eq >> (8 * p)) & 0xffu) | 0x100u) & 7u;
-        unit_axis(fdx[8 * p + (int)lane], fdy[8 * p + (int)lane], &ux[p], &uy[p]);
-    }
-    lf vux = lf_bcast(&ux[0], &ux[SEPAX_P - 1]), vuy = lf_bcast(&uy[0], &uy[SEPAX_P - 1]);
-    lf pa = lf_add(lf_mul(vux, ax), lf_mul(vuy, ay));
-    lf pb = lf_add(lf_mul(vux, lf_load(b[0]->x, SLOT1(b)->x)),
-                   lf_mul(vuy, lf_load(b[0]->y, SLOT1(b)->y)));
-    return lf_sub(lf_slot_min(pb), lf_slot_max(pa));
-}
-
-/* The early-out of the curved kernels: when every slot's edge-plane
- * maximum `face` minus its radii is beyond the margin, the pairs are misses
- * whatever the closest-vertices axis adds (it can only raise the maximum),
- * so write the misses (all +0) and return 1. About half of a typical batch
- * skips that axis this way. */
-static ALWAYS_INLINE int write_if_apart(lf face, const float *rsum, int collide, float margin,
-                                        uint8_t *hit, sepax_hit *out) {
-    float f[LANES];
-    lf_store(face, f);
-    int apart = 1;
-    for (int p = 0; p < SEPAX_P; p++) apart &= f[8 * p] - rsum[p] > margin;
-    if (!apart) return 0;
-    for (int p = 0; p < SEPAX_P; p++) {
-        if (collide)
-            out[p] = make_hit(1.0f, 0.0f, 0.0f, 0.0f);
-        else
-            hit[p] = 0;
-    }
-    return 1;
-}
-
-/* Results of one step of SEPAX_P pairs. With `curved`, the closest-vertices
- * axis joins (as axis 16, after A's planes 0-7 and B's 8-15) and the radii
- * are subtracted. */
-static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const float *rsum,
-                                    int curved, int collide, float margin, uint8_t *hit,
-                                    sepax_hit *out) {
-    lf sa, sb, sv;
-    float ux[SEPAX_P], uy[SEPAX_P];
+/* Results of one step of SEPAX_P sharp pairs: the largest of A's planes
+ * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
+static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int collide, float margin,
+                                    uint8_t *hit, sepax_hit *out) {
+    lf sa, sb;
     pair_separations(a, b, &sa, &sb);
-    lf mx = lf_max(sa, sb);
+    lf mx = lf_slot_max(lf_max(sa, sb));
     float m[LANES];
-    if (curved) {
-        lf face = lf_slot_max(mx);
-        if (write_if_apart(face, rsum, collide, margin, hit, out)) return;
-        /* sv's lanes are all equal: no second reduction */
-        sv = vertex_axis_separation(a, b, ux, uy);
-        mx = lf_max(face, sv);
-    } else {
-        mx = lf_slot_max(mx);
-    }
     lf_store(mx, m);
     if (!collide) {
-        for (int p = 0; p < SEPAX_P; p++)
-            hit[p] = (uint8_t)((curved ? m[8 * p] - rsum[p] : m[8 * p]) <= margin);
+        for (int p = 0; p < SEPAX_P; p++) hit[p] = (uint8_t)(m[8 * p] <= margin);
         return;
     }
     unsigned eq_a = lf_eq_bits(sa, mx), eq_b = lf_eq_bits(sb, mx);
-    unsigned eq_v = curved ? lf_eq_bits(sv, mx) : 0u;
     for (int p = 0; p < SEPAX_P; p++) {
-        /* lowest equal axis wins; bit 17 and the clamp keep the index in
-         * range even for NaN input */
-        unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8 |
-                        ((eq_v >> (8 * p)) & 1u) << 16;
+        /* lowest equal axis wins; bit 17 keeps the index defined (and the
+         * & 7 in range) even for NaN input, as before the curved axis left */
+        unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
         /* B's outward normal points from B to A: reverse it, as 0 - n so a
@@ -201,189 +126,217 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, const fl
         float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
         nx = pick(axis >= 8u, 0.0f - nx, nx);
         ny = pick(axis >= 8u, 0.0f - ny, ny);
-        if (curved) {
-            nx = pick(axis >= 16u, ux[p], nx);
-            ny = pick(axis >= 16u, uy[p], ny);
-        }
-        out[p] = make_hit(curved ? m[8 * p] - rsum[p] : m[8 * p], margin, nx, ny);
+        out[p] = make_hit(m[8 * p], margin, nx, ny);
     }
 }
 
-/* ---- a circle or capsule against anything: a pair per slot ---- */
+/* ---- a pair per lane: circles, and a circle or capsule against the rest ---- */
 
-/* A circle or capsule S has at most 2 core vertices and 2 planes; taken as
- * exactly 2 (a circle's second vertex repeats its first, its planes have +Inf
- * offsets), the loops over S are fixed and short, and the lanes run over the
- * other shape L. s_is_a says whether S is the pair's A: the result is that of
- * the pair in its own order, as the reference computes it, so the axes are
- * numbered and broken in A-then-B order (A's planes 0-7, B's 8-15, the
- * closest-vertices axis 16) and d = B - A. */
-static ALWAYS_INLINE void small_step(const rec_ptr *sp, const rec_ptr *lp, const float *rsum,
-                                     int s_is_a, int circle, int collide, float margin,
-                                     uint8_t *hit, sepax_hit *out) {
-#define SB(field, k) lf_bcast(&sp[0]->field[k], &SLOT1(sp)->field[k])
-    lf lx = lf_load(lp[0]->x, SLOT1(lp)->x), ly = lf_load(lp[0]->y, SLOT1(lp)->y);
-    lf lnx = lf_load(lp[0]->nx, SLOT1(lp)->nx), lny = lf_load(lp[0]->ny, SLOT1(lp)->ny);
-    /* with `circle`, S is a circle: its second vertex is its first, and its
-     * planes never separate, so both are left out (the same bits) */
-    lf sx0 = SB(x, 0), sy0 = SB(y, 0);
-    lf sx1 = circle ? sx0 : SB(x, 1), sy1 = circle ? sy0 : SB(y, 1);
-    /* L's planes against S's two vertices (the reference's running min) */
-    lf d0 = lf_add(lf_mul(lnx, sx0), lf_mul(lny, sy0));
-    lf d1 = circle ? d0 : lf_add(lf_mul(lnx, sx1), lf_mul(lny, sy1));
-    lf sep_l = lf_sub(lf_min(d1, d0), lf_load(lp[0]->c, SLOT1(lp)->c));
-    /* S's two planes against L's vertices, one slot minimum each */
-    lf sep_s0 = lf_load(k_ninf, k_ninf), sep_s1 = sep_s0;
-    if (!circle) {
-        lf e0 = lf_add(lf_mul(SB(nx, 0), lx), lf_mul(SB(ny, 0), ly));
-        lf e1 = lf_add(lf_mul(SB(nx, 1), lx), lf_mul(SB(ny, 1), ly));
-        sep_s0 = lf_sub(lf_slot_min(e0), SB(c, 0));
-        sep_s1 = lf_sub(lf_slot_min(e1), SB(c, 1));
+/* Lane t of out[c] = float c at byte offset `off` of record p[t] (8 floats
+ * with `eight`, else 4). */
+static ALWAYS_INLINE void rows_at(const char *const *p, size_t off, int eight, lf *out) {
+    const float *r[LANES], *q[LANES];
+    for (int t = 0; t < LANES; t++) {
+        r[t] = (const float *)(const void *)(p[t] + off);
+        q[t] = r[t] + 4;
     }
-    /* the largest edge-plane separation (S's planes are lane-equal already) */
-    lf face = lf_slot_max(sep_l);
-    if (!circle) face = lf_max(face, lf_max(sep_s0, sep_s1));
-    if (write_if_apart(face, rsum, collide, margin, hit, out)) return;
-    /* the closest vertex pair: squared distances from S's vertices to L's */
-    lf ax0 = s_is_a ? sx0 : lx, ay0 = s_is_a ? sy0 : ly;
-    lf bx0 = s_is_a ? lx : sx0, by0 = s_is_a ? ly : sy0;
-    lf ax1 = s_is_a ? sx1 : lx, ay1 = s_is_a ? sy1 : ly;
-    lf bx1 = s_is_a ? lx : sx1, by1 = s_is_a ? ly : sy1;
-    lf dx0 = lf_sub(bx0, ax0), dy0 = lf_sub(by0, ay0);
-    lf dx1 = lf_sub(bx1, ax1), dy1 = lf_sub(by1, ay1);
-    lf q0 = lf_add(lf_mul(dx0, dx0), lf_mul(dy0, dy0));
-    lf q1 = circle ? q0 : lf_add(lf_mul(dx1, dx1), lf_mul(dy1, dy1));
-    float ux[SEPAX_P], uy[SEPAX_P];
-    {
-        /* one reduction: the least squared distance g over both of S's
-         * vertices; then which vertex and lane reach it first */
-        float f0[LANES], f1[LANES];
-        lf m01 = circle ? q0 : lf_min(q1, q0); /* per lane, S's vertex 1 only when closer */
-        lf g = lf_slot_min(m01);
-        unsigned eq0 = lf_eq_bits(q0, g), eq1 = circle ? 0u : lf_eq_bits(q1, g);
-        unsigned eqm = circle ? eq0 : lf_eq_bits(m01, g);
-        lf_store(q0, f0);
-        lf_store(q1, f1);
-        for (int p = 0; p < SEPAX_P; p++) {
-            const sepax_poly_rec *S = sp[p], *Lr = lp[p];
-            int j, k; /* S's vertex, L's vertex (lane) */
-            if (circle) {
-                j = 0;
-                k = __builtin_ctz(((eq0 >> (8 * p)) & 0xffu) | 0x100u) & 7;
-            } else if (s_is_a) { /* S's vertex is the outer loop: vertex 0 if it reaches g */
-                unsigned e0 = (eq0 >> (8 * p)) & 0xffu, e1 = (eq1 >> (8 * p)) & 0xffu;
-                j = e0 == 0u;
-                k = __builtin_ctz((j ? e1 : e0) | 0x100u) & 7;
-            } else { /* L's vertex is the outer loop */
-                k = __builtin_ctz(((eqm >> (8 * p)) & 0xffu) | 0x100u) & 7;
-                j = f1[8 * p + k] < f0[8 * p + k];
-            }
-            float dx = s_is_a ? Lr->x[k] - S->x[j] : S->x[j] - Lr->x[k];
-            float dy = s_is_a ? Lr->y[k] - S->y[j] : S->y[j] - Lr->y[k];
-            unit_axis(dx, dy, &ux[p], &uy[p]);
-        }
+    lf_rows4(r, out);
+    if (eight) lf_rows4(q, out + 4);
+}
+
+/* LANES shapes' records and discs, as byte pointers. */
+typedef struct lane_shapes {
+    const char *rec[LANES], *disc[LANES];
+} lane_shapes;
+
+static ALWAYS_INLINE void lane_shapes_of(const sepax_shapes *st, const uint32_t *id,
+                                         lane_shapes *out) {
+    for (int t = 0; t < LANES; t++) {
+        out->rec[t] = (const char *)(st->rec + id[t]);
+        out->disc[t] = (const char *)(st->disc + id[t]);
     }
-    /* S's and L's extents on that axis */
-    lf vux = lf_bcast(&ux[0], &ux[SEPAX_P - 1]), vuy = lf_bcast(&uy[0], &uy[SEPAX_P - 1]);
-    lf pl = lf_add(lf_mul(vux, lx), lf_mul(vuy, ly));
-    lf ps0 = lf_add(lf_mul(vux, sx0), lf_mul(vuy, sy0));
-    lf ps1 = circle ? ps0 : lf_add(lf_mul(vux, sx1), lf_mul(vuy, sy1));
-    lf sv = s_is_a ? lf_sub(lf_slot_min(pl), lf_max(ps1, ps0))
-                   : lf_sub(lf_min(ps1, ps0), lf_slot_max(pl));
-    lf mx = lf_max(face, sv); /* sv's lanes are all equal */
-    float m[LANES];
-    lf_store(mx, m);
-    if (!collide) {
-        for (int p = 0; p < SEPAX_P; p++) hit[p] = (uint8_t)(m[8 * p] - rsum[p] <= margin);
+}
+
+#define DISC_ROWS(sh, out) rows_at((sh)->disc, 0, 0, out)
+#define REC_ROWS(sh, field, eight, out)                                                            \
+    rows_at((sh)->rec, offsetof(sepax_poly_rec, field), eight, out)
+
+/* The running maximum over axes in the reference's order: the first of equal
+ * separations keeps its normal. */
+static ALWAYS_INLINE void take(lf s, lf nx, lf ny, int first, int collide, lf *best, lf *bnx,
+                               lf *bny) {
+    if (first) {
+        *best = s;
+        *bnx = nx;
+        *bny = ny;
         return;
     }
-    unsigned eq_l = lf_eq_bits(sep_l, mx), eq_v = lf_eq_bits(sv, mx);
-    unsigned eq_s0 = circle ? 0u : lf_eq_bits(sep_s0, mx);
-    unsigned eq_s1 = circle ? 0u : lf_eq_bits(sep_s1, mx);
-    for (int p = 0; p < SEPAX_P; p++) {
-        unsigned l8 = (eq_l >> (8 * p)) & 0xffu;
-        unsigned s2 = ((eq_s0 >> (8 * p)) & 1u) | ((eq_s1 >> (8 * p)) & 1u) << 1;
-        unsigned bits = (s_is_a ? s2 | l8 << 8 : l8 | s2 << 8) | ((eq_v >> (8 * p)) & 1u) << 16;
-        unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
-        const sepax_poly_rec *owner = (axis < 8u) == (s_is_a != 0) ? sp[p] : lp[p];
-        float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
-        nx = pick(axis >= 8u, 0.0f - nx, nx);
-        ny = pick(axis >= 8u, 0.0f - ny, ny);
-        nx = pick(axis >= 16u, ux[p], nx);
-        ny = pick(axis >= 16u, uy[p], ny);
-        out[p] = make_hit(m[8 * p] - rsum[p], margin, nx, ny);
+    if (collide) {
+        *bnx = lf_sel_gt(s, *best, nx, *bnx);
+        *bny = lf_sel_gt(s, *best, ny, *bny);
     }
-#undef SB
+    *best = lf_max(s, *best);
 }
 
-/* ---- circles: a pair per lane ---- */
-
-/* LANES circle pairs: lane k's discs have ids ia[k * stride], ib[k * stride].
- * Returns the lanes' separations, and the unit axes through ux/uy. */
-static ALWAYS_INLINE lf circle_lanes(const float *disc, const uint32_t *ia, const uint32_t *ib,
-                                     size_t stride, lf *ux, lf *uy) {
-    lf vax, vay, ra, vbx, vby, rb;
-    lf_discs(disc, ia, stride, &vax, &vay, &ra);
-    lf_discs(disc, ib, stride, &vbx, &vby, &rb);
-    lf rs = lf_add(ra, rb);
-    lf dx = lf_sub(vbx, vax), dy = lf_sub(vby, vay);
-    lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy)), d = lf_sqrt(d2);
-    lf zero = lf_load(k_zero, k_zero);
+/* The unit axis along each lane's (dx, dy) with d2 = dx^2 + dy^2, or (1, 0)
+ * where d2 is 0. */
+static ALWAYS_INLINE void unit_lanes(lf dx, lf dy, lf d2, lf *ux, lf *uy) {
+    lf d = lf_sqrt(d2), zero = lf_load(k_zero, k_zero);
     *ux = lf_sel_gt(d2, zero, lf_div(dx, d), lf_load(k_one, k_one));
     *uy = lf_sel_gt(d2, zero, lf_div(dy, d), zero);
-    lf pa = lf_add(lf_mul(*ux, vax), lf_mul(*uy, vay));
-    lf pb = lf_add(lf_mul(*ux, vbx), lf_mul(*uy, vby));
-    return lf_sub(lf_sub(pb, pa), rs);
 }
 
-/* Circle pairs pairs[base + idx[t]] (idx NULL: pairs[base + t]), a pair per
- * lane. With no index list the flags of 8 lanes go out in one store. */
-static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                                      const uint16_t *idx, size_t n, int collide, float margin,
-                                      uint8_t *hit, sepax_hit *out) {
-    const float *disc = (const float *)(const void *)st->disc;
+/* One shape per lane, its rows transposed: vertex (or plane) k of lane t's
+ * shape in lane t of x[k] etc. Only the rows a kernel asks for are loaded. */
+typedef struct lane_rows {
+    lf x[8], y[8], nx[8], ny[8], c[8], r;
+} lane_rows;
+
+/* The rows of LANES shapes with nv core vertices as the kernels see them:
+ * 1 a circle (its disc is its vertex; its planes never separate, their
+ * offsets being +Inf, so they are left out), 2 a capsule (2 vertices, 2
+ * planes), 8 anything else (all 8 rows, the padding repeating the last). */
+static ALWAYS_INLINE void load_rows(const lane_shapes *sh, int nv, lane_rows *out) {
+    lf d[4];
+    DISC_ROWS(sh, d);
+    out->r = d[2];
+    if (nv == 1) {
+        out->x[0] = d[0];
+        out->y[0] = d[1];
+        return;
+    }
+    int eight = nv == 8;
+    REC_ROWS(sh, x, eight, out->x);
+    REC_ROWS(sh, y, eight, out->y);
+    REC_ROWS(sh, nx, eight, out->nx);
+    REC_ROWS(sh, ny, eight, out->ny);
+    REC_ROWS(sh, c, eight, out->c);
+}
+
+/* Each lane's pair (A, B) with na and nb core vertices (1, 2 or 8, as in
+ * load_rows), the reference's way: the largest of A's planes against B's
+ * vertices, B's planes against A's, and the closest-vertices axis (the
+ * first closest pair, A's vertex the outer loop; d = B - A), the first of
+ * equal separations winning, minus both radii. With `collide` the normal
+ * (from A to B) comes back through nx, ny. No branch on data. */
+static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *b, int nb,
+                                   int collide, lf *nx, lf *ny) {
+    lf zero = lf_load(k_zero, k_zero), best = zero, bnx = zero, bny = zero;
+    int taken = 0; /* axes so far: the first one sets the maximum */
+    for (int side = 0; side < 2; side++) {
+        const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
+        int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
+        UNROLL8
+        for (int i = 0; i < np; i++) {
+            lf m = lf_add(lf_mul(p->nx[i], v->x[0]), lf_mul(p->ny[i], v->y[0]));
+            UNROLL8
+            for (int j = 1; j < nv; j++)
+                m = lf_min(lf_add(lf_mul(p->nx[i], v->x[j]), lf_mul(p->ny[i], v->y[j])), m);
+            /* B's outward normal points from B to A: reverse it, as 0 - n so
+             * a zero component stays +0 */
+            lf px = side ? lf_sub(zero, p->nx[i]) : p->nx[i];
+            lf py = side ? lf_sub(zero, p->ny[i]) : p->ny[i];
+            take(lf_sub(m, p->c[i]), px, py, !taken++, collide, &best, &bnx, &bny);
+        }
+    }
+    lf bdx = zero, bdy = zero, bd2 = zero;
+    UNROLL8
+    for (int i = 0; i < na; i++) {
+        UNROLL8
+        for (int j = 0; j < nb; j++) {
+            lf dx = lf_sub(b->x[j], a->x[i]), dy = lf_sub(b->y[j], a->y[i]);
+            lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
+            if (i == 0 && j == 0) {
+                bdx = dx;
+                bdy = dy;
+                bd2 = d2;
+            } else {
+                bdx = lf_sel_lt(d2, bd2, dx, bdx);
+                bdy = lf_sel_lt(d2, bd2, dy, bdy);
+                bd2 = lf_min(d2, bd2);
+            }
+        }
+    }
+    lf ux, uy;
+    unit_lanes(bdx, bdy, bd2, &ux, &uy);
+    /* B's least projection on the axis minus A's greatest */
+    lf hi = lf_add(lf_mul(ux, a->x[0]), lf_mul(uy, a->y[0]));
+    UNROLL8
+    for (int i = 1; i < na; i++) hi = lf_max(lf_add(lf_mul(ux, a->x[i]), lf_mul(uy, a->y[i])), hi);
+    lf lo = lf_add(lf_mul(ux, b->x[0]), lf_mul(uy, b->y[0]));
+    UNROLL8
+    for (int j = 1; j < nb; j++) lo = lf_min(lf_add(lf_mul(ux, b->x[j]), lf_mul(uy, b->y[j])), lo);
+    take(lf_sub(lo, hi), ux, uy, !taken, collide, &best, &bnx, &bny);
+    *nx = bnx;
+    *ny = bny;
+    return lf_sub(best, lf_add(a->r, b->r));
+}
+
+/* LANES pairs of one lane class, pairs[base + idx[t]] (idx NULL: pairs[base
+ * + t]), results to the same positions. */
+static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+                                     const uint16_t *idx, unsigned cls, int collide, lf margin,
+                                     uint8_t *hit, sepax_hit *out) {
+    size_t pos[LANES];
+    uint32_t ia[LANES], ib[LANES];
+    for (int t = 0; t < LANES; t++) {
+        pos[t] = base + (idx ? idx[t] : (size_t)t);
+        ia[t] = pairs[pos[t]].a & SEPAX_ID_INDEX_MASK;
+        ib[t] = pairs[pos[t]].b & SEPAX_ID_INDEX_MASK;
+    }
+    /* core vertices of A and B per class (kernel.h) */
+    int na = cls == SEPAX_PAIR_CIRCLES || cls == SEPAX_PAIR_CIRCLE_A ? 1
+             : cls == SEPAX_PAIR_SMALL_A                             ? 2
+                                                                     : 8;
+    int nb = cls == SEPAX_PAIR_CIRCLES || cls == SEPAX_PAIR_CIRCLE_B ? 1
+             : cls == SEPAX_PAIR_SMALL_B                             ? 2
+                                                                     : 8;
+    lane_shapes sa, sb;
+    lane_shapes_of(st, ia, &sa);
+    lane_shapes_of(st, ib, &sb);
+    lane_rows a, b;
+    load_rows(&sa, na, &a);
+    load_rows(&sb, nb, &b);
+    lf nx, ny, sep = pair_lanes(&a, na, &b, nb, collide, &nx, &ny);
+    if (!collide) {
+        unsigned bits = lf_le_bits(sep, margin);
+        if (!idx) { /* consecutive: the flags of 8 lanes in one store */
+            for (int p = 0; p < SEPAX_P; p++) {
+                uint64_t f = byte_flags[(bits >> (8 * p)) & 0xffu];
+                memcpy(hit + base + 8 * (size_t)p, &f, 8);
+            }
+        } else {
+            for (int t = 0; t < LANES; t++) hit[pos[t]] = (uint8_t)((bits >> t) & 1u);
+        }
+        return;
+    }
+    float fs[LANES], fx[LANES], fy[LANES], mg[LANES];
+    lf_store(sep, fs);
+    lf_store(nx, fx);
+    lf_store(ny, fy);
+    lf_store(margin, mg);
+    for (int t = 0; t < LANES; t++) out[pos[t]] = make_hit(fs[t], mg[0], fx[t], fy[t]);
+}
+
+/* Pairs pairs[base + idx[t]] (idx NULL: pairs[base + t]) for t < n, one lane
+ * class, a pair per lane. An index list is padded to a whole number of
+ * steps by repeating its last entry (run_pairs does that): the spare lanes
+ * then write the last pair's result again. Without one, the short tail
+ * gets such a padded list here. */
+static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+                                    const uint16_t *idx, size_t n, unsigned cls, int collide,
+                                    float margin, uint8_t *hit, sepax_hit *out) {
     float mg = margin;
     lf vm = lf_bcast(&mg, &mg);
-    for (size_t i = 0; i < n; i += LANES) {
-        int live = n - i < LANES ? (int)(n - i) : LANES;
-        size_t pos[LANES];
-        int whole = !idx && live == LANES; /* the common case: no positions to keep */
-        lf ux, uy, sep;
-        if (whole) { /* the ids straight from the pair list: a, b, a, b, ... */
-            const uint32_t *ids = (const uint32_t *)(const void *)(pairs + base + i);
-            sep = circle_lanes(disc, ids, ids + 1, 2, &ux, &uy);
-        } else {
-            uint32_t ia[LANES], ib[LANES];
-            for (int t = 0; t < LANES; t++) {
-                size_t k = i + (size_t)(t < live ? t : live - 1);
-                pos[t] = base + (idx ? idx[k] : k);
-                ia[t] = pairs[pos[t]].a;
-                ib[t] = pairs[pos[t]].b;
-            }
-            sep = circle_lanes(disc, ia, ib, 1, &ux, &uy);
-        }
-        if (!collide) {
-            unsigned bits = lf_le_bits(sep, vm);
-            if (whole) {
-                for (int p = 0; p < SEPAX_P; p++) {
-                    uint64_t f = byte_flags[(bits >> (8 * p)) & 0xffu];
-                    memcpy(hit + base + i + 8 * (size_t)p, &f, 8);
-                }
-            } else {
-                for (int t = 0; t < live; t++) hit[pos[t]] = (uint8_t)((bits >> t) & 1u);
-            }
-            continue;
-        }
-        float fs[LANES], fx[LANES], fy[LANES];
-        lf_store(sep, fs);
-        lf_store(ux, fx);
-        lf_store(uy, fy);
-        if (whole) {
-            sepax_hit *o = out + base + i;
-            for (int t = 0; t < LANES; t++) o[t] = make_hit(fs[t], margin, fx[t], fy[t]);
-        } else {
-            for (int t = 0; t < live; t++) out[pos[t]] = make_hit(fs[t], margin, fx[t], fy[t]);
-        }
+    size_t i = 0;
+    for (; idx ? i < n : n - i >= LANES; i += LANES)
+        lanes_step(st, pairs, base + (idx ? 0 : i), idx ? idx + i : NULL, cls, collide, vm, hit,
+                   out);
+    if (i < n) { /* only without an index list */
+        uint16_t tail[LANES];
+        for (int t = 0; t < LANES; t++)
+            tail[t] = (uint16_t)(i + (size_t)t < n ? (size_t)t : n - 1 - i);
+        lanes_step(st, pairs, base + i, tail, cls, collide, vm, hit, out);
     }
 }
 
@@ -396,17 +349,15 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
 static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                     const uint16_t *idx, size_t n, unsigned cls, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out) {
-    if (cls == SEPAX_PAIR_CIRCLES) {
-        run_circles(st, pairs, base, idx, n, collide, margin, hit, out);
+    if (cls != SEPAX_PAIR_SHARP) {
+        run_lanes(st, pairs, base, idx, n, cls, collide, margin, hit, out);
         return;
     }
     const sepax_poly_rec *rec = st->rec;
-    const sepax_disc *disc = st->disc;
     for (size_t i = 0; i < n; i += SEPAX_P) {
         int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P], b[SEPAX_P];
-        float rsum[SEPAX_P];
         for (int p = 0; p < SEPAX_P; p++) {
             size_t k = i + (size_t)(p < live ? p : live - 1);
             pos[p] = base + (idx ? idx[k] : k);
@@ -414,20 +365,10 @@ static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pa
             uint32_t ib = pairs[pos[p]].b & SEPAX_ID_INDEX_MASK;
             a[p] = rec + ia;
             b[p] = rec + ib;
-            rsum[p] = disc[ia].r + disc[ib].r;
         }
         uint8_t h[SEPAX_P];
         sepax_hit o[SEPAX_P];
-        if (cls == SEPAX_PAIR_CIRCLE_A)
-            small_step(a, b, rsum, 1, 1, collide, margin, h, o);
-        else if (cls == SEPAX_PAIR_CIRCLE_B)
-            small_step(b, a, rsum, 0, 1, collide, margin, h, o);
-        else if (cls == SEPAX_PAIR_SMALL_A)
-            small_step(a, b, rsum, 1, 0, collide, margin, h, o);
-        else if (cls == SEPAX_PAIR_SMALL_B)
-            small_step(b, a, rsum, 0, 0, collide, margin, h, o);
-        else
-            slot_step(a, b, rsum, cls == SEPAX_PAIR_GENERAL, collide, margin, h, o);
+        slot_step(a, b, collide, margin, h, o);
         for (int p = 0; p < live; p++) {
             if (collide)
                 out[pos[p]] = o[p];
@@ -461,7 +402,7 @@ static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pa
         table[x] = (uint8_t)sepax_pair_class(x / 27, x / 9 % 3, x / 3 % 3, x % 3, mpos);
     for (size_t base = 0; base < n; base += CHUNK) {
         size_t len = n - base < CHUNK ? n - base : CHUNK;
-        uint16_t idx[SEPAX_PAIR_CLASSES][CHUNK];
+        uint16_t idx[SEPAX_PAIR_CLASSES][CHUNK + LANES];
         size_t cnt[SEPAX_PAIR_CLASSES] = {0};
         for (size_t t = 0; t < len; t++) {
             const sepax_pair *pr = &pairs[base + t];
@@ -470,6 +411,8 @@ static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pa
                 table[(st->kind[a] * 3u + st->cls[a]) * 9u + st->kind[b] * 3u + st->cls[b]];
             idx[c][cnt[c]++] = (uint16_t)t;
         }
+        for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) /* whole steps for run_lanes */
+            for (size_t t = cnt[c]; cnt[c] && t % LANES; t++) idx[c][t] = idx[c][cnt[c] - 1];
         run_class(st, pairs, base, idx[SEPAX_PAIR_SHARP], cnt[SEPAX_PAIR_SHARP], SEPAX_PAIR_SHARP,
                   collide, margin, hit, out);
         run_class(st, pairs, base, idx[SEPAX_PAIR_CIRCLES], cnt[SEPAX_PAIR_CIRCLES],
