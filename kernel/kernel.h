@@ -32,39 +32,32 @@ extern const sepax_kernel sepax_kernel_neon;
  * SEPAX_BACKEND environment variable names a backend that cannot run. */
 sepax_status sepax_kernel_for_query(const sepax_kernel **out);
 
-/* How a pair list's pair is computed, from its shapes' kinds and classes:
- *   SHARP    two sharp polygons, edge normals only (a positive margin asks
- *            for distances, and those need the closest-vertices axis too:
- *            such pairs go GENERAL)
- *   CIRCLES  two circles, one pair per lane
- *   CIRCLE_A A a circle, B not
- *   CIRCLE_B B a circle, A a capsule or polygon
- *   SMALL_A  A a capsule (2 vertices), B a capsule or polygon
- *   SMALL_B  B a capsule, A a polygon
- *   GENERAL  the rest: edge normals and the closest-vertices axis */
-enum {
-    SEPAX_PAIR_SHARP,
-    SEPAX_PAIR_CIRCLES,
-    SEPAX_PAIR_CIRCLE_A,
-    SEPAX_PAIR_CIRCLE_B,
-    SEPAX_PAIR_SMALL_A,
-    SEPAX_PAIR_SMALL_B,
-    SEPAX_PAIR_GENERAL,
-    SEPAX_PAIR_CLASSES
-};
+/* How a pair list's pair is computed, from its shapes' codes:
+ *   SEPAX_PAIR_SLOT  two sharp polygons: an 8-lane slot per pair, a lane per
+ *                    plane of A, edge normals only
+ *   SEPAX_PAIR_LANES + sepax_lane_class(rows of A, rows of B)
+ *                    the rest: a pair per lane, each shape's first 1
+ *                    (circle), 2 (capsule), 4 or 8 rows, edge normals, the
+ *                    closest-vertices axis and the radii (sharp pairs come
+ *                    here too under a positive margin, which asks for
+ *                    distances, and those need the closest-vertices axis). */
+enum { SEPAX_PAIR_SLOT = 0, SEPAX_PAIR_LANES = 1, SEPAX_PAIR_CLASSES = SEPAX_PAIR_LANES + 16 };
 
-/* The class of a pair from each shape's kind (sepax_kind) and class
- * (SEPAX_CLASS_*). */
-static inline unsigned sepax_pair_class(unsigned ka, unsigned ca, unsigned kb, unsigned cb,
-                                        int margin_positive) {
-    if (ka == SEPAX_KIND_CIRCLE && kb == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLES;
-    if (ka == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLE_A;
-    if (kb == SEPAX_KIND_CIRCLE) return SEPAX_PAIR_CIRCLE_B;
-    if (ka != SEPAX_KIND_POLYGON) return SEPAX_PAIR_SMALL_A;
-    if (kb != SEPAX_KIND_POLYGON) return SEPAX_PAIR_SMALL_B;
-    if (ca == SEPAX_CLASS_SHARP && cb == SEPAX_CLASS_SHARP && !margin_positive)
-        return SEPAX_PAIR_SHARP;
-    return SEPAX_PAIR_GENERAL;
+/* 0..3 for 1, 2, 4, 8 rows */
+static inline unsigned sepax_rows_index(unsigned code) {
+    static const unsigned char index[SEPAX_CODES] = {0, 1, 2, 3, 2, 3};
+    return index[code];
+}
+
+static inline unsigned sepax_lane_class(unsigned rows_a, unsigned rows_b) {
+    return SEPAX_PAIR_LANES + rows_a * 4u + rows_b;
+}
+
+static inline unsigned sepax_pair_class(unsigned code_a, unsigned code_b, int margin_positive) {
+    int sharp_a = code_a == SEPAX_CODE_SHARP4 || code_a == SEPAX_CODE_SHARP8;
+    int sharp_b = code_b == SEPAX_CODE_SHARP4 || code_b == SEPAX_CODE_SHARP8;
+    if (sharp_a && sharp_b && !margin_positive) return SEPAX_PAIR_SLOT;
+    return sepax_lane_class(sepax_rows_index(code_a), sepax_rows_index(code_b));
 }
 
 #endif

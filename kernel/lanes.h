@@ -24,6 +24,14 @@
 #ifndef SEPAX_LANES_H
 #define SEPAX_LANES_H
 
+/* For the few lane helpers big enough that the compiler would call them out
+ * of line (a call per row block, its results through memory). */
+#if defined(__GNUC__) || defined(__clang__)
+#define LF_INLINE static inline __attribute__((always_inline))
+#else
+#define LF_INLINE static inline
+#endif
+
 #if defined(SEPAX_ISA_SCALAR)
 #include "lanes_scalar.h"
 #elif defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41)

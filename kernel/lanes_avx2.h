@@ -21,11 +21,11 @@ static inline lf lf_max(lf a, lf b) { return simde_mm256_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm256_div_ps(a, b); }
 
 /* eight rows, lanes k and k+4 in one register, transposed in 128-bit halves */
-static inline simde__m256 two(const float *a, const float *b) {
+LF_INLINE simde__m256 two(const float *a, const float *b) {
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
                                      simde_mm_load_ps(b), 1);
 }
-static inline void lf_rows4(const float *const *p, lf out[4]) {
+LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
     simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
     simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
     simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);

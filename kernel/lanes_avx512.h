@@ -22,11 +22,11 @@ static inline lf lf_max(lf a, lf b) { return simde_mm512_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm512_div_ps(a, b); }
 
 /* sixteen rows: two sets of eight, each transposed in 128-bit halves */
-static inline simde__m256 two(const float *a, const float *b) {
+LF_INLINE simde__m256 two(const float *a, const float *b) {
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
                                      simde_mm_load_ps(b), 1);
 }
-static inline void rows4_8(const float *const *p, simde__m256 out[4]) {
+LF_INLINE void rows4_8(const float *const *p, simde__m256 out[4]) {
     simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
     simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
     simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);
@@ -36,7 +36,7 @@ static inline void rows4_8(const float *const *p, simde__m256 out[4]) {
     out[2] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
     out[3] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
 }
-static inline void lf_rows4(const float *const *p, lf out[4]) {
+LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
     simde__m256 lo[4], hi[4];
     rows4_8(p, lo);
     rows4_8(p + 8, hi);

@@ -64,8 +64,8 @@ static inline simde_float32x4_t sqrt4(simde_float32x4_t a) {
 LF_BINOP(lf_div, div4)
 
 /* four rows transposed: pairs of lanes swapped, then halves recombined */
-static inline void rows4_4(const float *const *p, simde_float32x4_t *c0, simde_float32x4_t *c1,
-                           simde_float32x4_t *c2, simde_float32x4_t *c3) {
+LF_INLINE void rows4_4(const float *const *p, simde_float32x4_t *c0, simde_float32x4_t *c1,
+                       simde_float32x4_t *c2, simde_float32x4_t *c3) {
     simde_float32x4x2_t t01 = simde_vtrnq_f32(simde_vld1q_f32(p[0]), simde_vld1q_f32(p[1]));
     simde_float32x4x2_t t23 = simde_vtrnq_f32(simde_vld1q_f32(p[2]), simde_vld1q_f32(p[3]));
     *c0 = simde_vcombine_f32(simde_vget_low_f32(t01.val[0]), simde_vget_low_f32(t23.val[0]));
@@ -73,7 +73,7 @@ static inline void rows4_4(const float *const *p, simde_float32x4_t *c0, simde_f
     *c2 = simde_vcombine_f32(simde_vget_high_f32(t01.val[0]), simde_vget_high_f32(t23.val[0]));
     *c3 = simde_vcombine_f32(simde_vget_high_f32(t01.val[1]), simde_vget_high_f32(t23.val[1]));
 }
-static inline void lf_rows4(const float *const *p, lf out[4]) {
+LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
     rows4_4(p, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
     rows4_4(p + 4, &out[0].hi, &out[1].hi, &out[2].hi, &out[3].hi);
 }

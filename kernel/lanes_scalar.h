@@ -25,7 +25,7 @@ static inline lf lf_mul(lf a, lf b) { LF_EACH(a.v[k] * b.v[k]); }
 static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_div(lf a, lf b) { LF_EACH(a.v[k] / b.v[k]); }
-static inline void lf_rows4(const float *const *p, lf out[4]) {
+LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
     for (int k = 0; k < 8; k++)
         for (int c = 0; c < 4; c++) out[c].v[k] = p[k][c];
 }

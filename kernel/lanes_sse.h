@@ -36,8 +36,8 @@ LF_BINOP(lf_max, simde_mm_max_ps)
 LF_BINOP(lf_div, simde_mm_div_ps)
 
 /* four rows transposed */
-static inline void rows4_4(const float *const *p, simde__m128 *c0, simde__m128 *c1, simde__m128 *c2,
-                           simde__m128 *c3) {
+LF_INLINE void rows4_4(const float *const *p, simde__m128 *c0, simde__m128 *c1, simde__m128 *c2,
+                       simde__m128 *c3) {
     simde__m128 r0 = simde_mm_load_ps(p[0]), r1 = simde_mm_load_ps(p[1]);
     simde__m128 r2 = simde_mm_load_ps(p[2]), r3 = simde_mm_load_ps(p[3]);
     simde__m128 t0 = simde_mm_unpacklo_ps(r0, r1), t1 = simde_mm_unpackhi_ps(r0, r1);
@@ -47,7 +47,7 @@ static inline void rows4_4(const float *const *p, simde__m128 *c0, simde__m128 *
     *c2 = simde_mm_movelh_ps(t1, t3);
     *c3 = simde_mm_movehl_ps(t3, t1);
 }
-static inline void lf_rows4(const float *const *p, lf out[4]) {
+LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
     rows4_4(p, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
     rows4_4(p + 4, &out[0].hi, &out[1].hi, &out[2].hi, &out[3].hi);
 }

@@ -11,11 +11,11 @@
  * polygon pairs own an 8-lane slot (a lane per plane of A; they take no
  * vertex axis). Every other class gets a pair per lane: each lane loads its
  * own pair's rows (transposed by lf_rows4) and runs the same straight-line
- * SAT, its loops sized by the class (1 row for a circle, 2 for a capsule, 8
- * otherwise), so there is no branch on data and no early-out. In pair lists
- * all 8 rows of a polygon are visited whatever its real count (padding
- * repeats the last). sepax_overlap_one loops over real counts (the same
- * for a whole call or block). */
+ * SAT, its loops sized by the class (1 row for a circle, 2 for a capsule, 4
+ * for a polygon of up to 4 vertices, 8 otherwise), so there is no branch on
+ * data and no early-out. Padding rows repeat the last, so a polygon read
+ * with more rows than it has gives the same answer. sepax_overlap_one
+ * loops over real counts (the same for a whole call or block). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -284,13 +284,8 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
         ia[t] = pairs[pos[t]].a & SEPAX_ID_INDEX_MASK;
         ib[t] = pairs[pos[t]].b & SEPAX_ID_INDEX_MASK;
     }
-    /* core vertices of A and B per class (kernel.h) */
-    int na = cls == SEPAX_PAIR_CIRCLES || cls == SEPAX_PAIR_CIRCLE_A ? 1
-             : cls == SEPAX_PAIR_SMALL_A                             ? 2
-                                                                     : 8;
-    int nb = cls == SEPAX_PAIR_CIRCLES || cls == SEPAX_PAIR_CIRCLE_B ? 1
-             : cls == SEPAX_PAIR_SMALL_B                             ? 2
-                                                                     : 8;
+    unsigned lc = cls - SEPAX_PAIR_LANES; /* sepax_lane_class */
+    int na = 1 << (lc / 4u), nb = 1 << (lc % 4u);
     lane_shapes sa, sb;
     lane_shapes_of(st, ia, &sa);
     lane_shapes_of(st, ib, &sb);
@@ -349,7 +344,7 @@ static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *pa
 static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                     const uint16_t *idx, size_t n, unsigned cls, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out) {
-    if (cls != SEPAX_PAIR_SHARP) {
+    if (cls != SEPAX_PAIR_SLOT) {
         run_lanes(st, pairs, base, idx, n, cls, collide, margin, hit, out);
         return;
     }
@@ -378,55 +373,90 @@ static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pa
     }
 }
 
-#define CHUNK 512
+/* Pairs sorted at a time: each class pads its last step with repeats, up to
+ * 7 spare lanes for each of 17 classes, so a long chunk wastes few lanes
+ * (about 3% at 2048, 12% at 512, measured as the mixed workload's time);
+ * its buffers (6.5 KiB of stack) stay in L1. */
+#define CHUNK 2048
 
 static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                     float margin, int collide, uint8_t *hit, sepax_hit *out) {
     int mpos = margin > 0.0f;
     if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count) { /* a store of circles only */
-        run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_CIRCLES, collide, margin, hit, out);
+        run_class(st, pairs, 0, NULL, n, sepax_lane_class(0, 0), collide, margin, hit, out);
         return;
     }
-    if (st->n_class[SEPAX_CLASS_SHARP] == st->count) { /* of sharp polygons only */
-        if (mpos)
-            run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_GENERAL, collide, margin, hit, out);
-        else
-            run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_SHARP, collide, margin, hit, out);
+    if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) { /* of sharp polygons only */
+        run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_SLOT, collide, margin, hit, out);
         return;
     }
-    /* mixed: sort each chunk's pairs by class, then run each class. The
-     * class comes from a table (kind * 3 + class of each shape), not from
-     * comparisons: in a mixed list those would mispredict every few pairs. */
-    uint8_t table[81];
-    for (unsigned x = 0; x < 81; x++)
-        table[x] = (uint8_t)sepax_pair_class(x / 27, x / 9 % 3, x / 3 % 3, x % 3, mpos);
+    /* mixed: sort each chunk's pairs by class (a counting sort, each class's
+     * run padded to whole steps), then run each class. The class comes from
+     * a table, not from comparisons: in a mixed list those would mispredict
+     * every few pairs. */
+    uint8_t table[SEPAX_CODES * SEPAX_CODES];
+    for (unsigned x = 0; x < SEPAX_CODES * SEPAX_CODES; x++)
+        table[x] = (uint8_t)sepax_pair_class(x / SEPAX_CODES, x % SEPAX_CODES, mpos);
+    const uint8_t *code = st->code;
     for (size_t base = 0; base < n; base += CHUNK) {
         size_t len = n - base < CHUNK ? n - base : CHUNK;
-        uint16_t idx[SEPAX_PAIR_CLASSES][CHUNK + LANES];
-        size_t cnt[SEPAX_PAIR_CLASSES] = {0};
-        for (size_t t = 0; t < len; t++) {
-            const sepax_pair *pr = &pairs[base + t];
-            uint32_t a = pr->a & SEPAX_ID_INDEX_MASK, b = pr->b & SEPAX_ID_INDEX_MASK;
-            unsigned c =
-                table[(st->kind[a] * 3u + st->cls[a]) * 9u + st->kind[b] * 3u + st->cls[b]];
-            idx[c][cnt[c]++] = (uint16_t)t;
+        /* Four sets of counters, one per t % 4: a single counter per class
+         * would chain every pair to the last pair of its class through a
+         * store and a load, one at a time. The order within a class does
+         * not matter: each result goes back to its pair's position. */
+        uint8_t of[CHUNK];
+        uint16_t cnt[4][SEPAX_PAIR_CLASSES] = {{0}}, at[4][SEPAX_PAIR_CLASSES];
+        size_t t = 0;
+#define CLASS_OF(k)                                                                                \
+    do {                                                                                           \
+        const sepax_pair *pr = &pairs[base + t + (k)];                                             \
+        unsigned c = table[code[pr->a & SEPAX_ID_INDEX_MASK] * SEPAX_CODES +                       \
+                           code[pr->b & SEPAX_ID_INDEX_MASK]];                                     \
+        of[t + (k)] = (uint8_t)c;                                                                  \
+        cnt[k][c]++;                                                                               \
+    } while (0)
+        for (; len - t >= 4; t += 4) {
+            CLASS_OF(0);
+            CLASS_OF(1);
+            CLASS_OF(2);
+            CLASS_OF(3);
         }
+        for (; t < len; t++) CLASS_OF(0);
+#undef CLASS_OF
+        uint16_t idx[CHUNK + SEPAX_PAIR_CLASSES * LANES];
+        size_t start[SEPAX_PAIR_CLASSES], total[SEPAX_PAIR_CLASSES], next = 0;
+        for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) {
+            start[c] = next;
+            for (int k = 0; k < 4; k++) {
+                at[k][c] = (uint16_t)next;
+                next += cnt[k][c];
+            }
+            total[c] = next - start[c];
+            next = start[c] + (total[c] + LANES - 1) / LANES * LANES;
+        }
+        for (t = 0; len - t >= 4; t += 4) {
+            idx[at[0][of[t]]++] = (uint16_t)t;
+            idx[at[1][of[t + 1]]++] = (uint16_t)(t + 1);
+            idx[at[2][of[t + 2]]++] = (uint16_t)(t + 2);
+            idx[at[3][of[t + 3]]++] = (uint16_t)(t + 3);
+        }
+        for (; t < len; t++) idx[at[0][of[t]]++] = (uint16_t)t;
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) /* whole steps for run_lanes */
-            for (size_t t = cnt[c]; cnt[c] && t % LANES; t++) idx[c][t] = idx[c][cnt[c] - 1];
-        run_class(st, pairs, base, idx[SEPAX_PAIR_SHARP], cnt[SEPAX_PAIR_SHARP], SEPAX_PAIR_SHARP,
-                  collide, margin, hit, out);
-        run_class(st, pairs, base, idx[SEPAX_PAIR_CIRCLES], cnt[SEPAX_PAIR_CIRCLES],
-                  SEPAX_PAIR_CIRCLES, collide, margin, hit, out);
-        run_class(st, pairs, base, idx[SEPAX_PAIR_CIRCLE_A], cnt[SEPAX_PAIR_CIRCLE_A],
-                  SEPAX_PAIR_CIRCLE_A, collide, margin, hit, out);
-        run_class(st, pairs, base, idx[SEPAX_PAIR_CIRCLE_B], cnt[SEPAX_PAIR_CIRCLE_B],
-                  SEPAX_PAIR_CIRCLE_B, collide, margin, hit, out);
-        run_class(st, pairs, base, idx[SEPAX_PAIR_SMALL_A], cnt[SEPAX_PAIR_SMALL_A],
-                  SEPAX_PAIR_SMALL_A, collide, margin, hit, out);
-        run_class(st, pairs, base, idx[SEPAX_PAIR_SMALL_B], cnt[SEPAX_PAIR_SMALL_B],
-                  SEPAX_PAIR_SMALL_B, collide, margin, hit, out);
-        run_class(st, pairs, base, idx[SEPAX_PAIR_GENERAL], cnt[SEPAX_PAIR_GENERAL],
-                  SEPAX_PAIR_GENERAL, collide, margin, hit, out);
+            for (size_t e = start[c] + total[c]; total[c] && (e - start[c]) % LANES; e++)
+                idx[e] = idx[start[c] + total[c] - 1];
+#define RUN(c) run_class(st, pairs, base, idx + start[c], total[c], c, collide, margin, hit, out)
+#define RUN_ROWS(ra) /* A with 1 << ra rows, B with each */                                        \
+    RUN(sepax_lane_class(ra, 0));                                                                  \
+    RUN(sepax_lane_class(ra, 1));                                                                  \
+    RUN(sepax_lane_class(ra, 2));                                                                  \
+    RUN(sepax_lane_class(ra, 3))
+        RUN(SEPAX_PAIR_SLOT);
+        RUN_ROWS(0);
+        RUN_ROWS(1);
+        RUN_ROWS(2);
+        RUN_ROWS(3);
+#undef RUN_ROWS
+#undef RUN
     }
 }
 

@@ -31,6 +31,7 @@ static const struct {
     {offsetof(sepax_shapes, nplanes), 1},
     {offsetof(sepax_shapes, kind), 1},
     {offsetof(sepax_shapes, cls), 1},
+    {offsetof(sepax_shapes, code), 1},
     {offsetof(sepax_shapes, gen), 1},
 };
 #define NARRAYS (sizeof arrays / sizeof arrays[0])
@@ -136,6 +137,13 @@ static uint8_t class_of(const sepax_shape_src *src) {
     return src->radius > 0.0f ? SEPAX_CLASS_CURVED : SEPAX_CLASS_SHARP;
 }
 
+static uint8_t code_of(const sepax_shape_src *src, uint8_t cls) {
+    if (src->kind == SEPAX_KIND_CIRCLE) return SEPAX_CODE_CIRCLE;
+    if (src->kind == SEPAX_KIND_CAPSULE) return SEPAX_CODE_CAPSULE;
+    unsigned base = cls == SEPAX_CLASS_SHARP ? SEPAX_CODE_SHARP4 : SEPAX_CODE_CURVED4;
+    return (uint8_t)(base + (src->nverts > 4));
+}
+
 /* Store a validated shape at the next index, with the identity pose. */
 static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint32_t *out_id) {
     if (store->count >= SEPAX_STORE_MAX_SHAPES) return SEPAX_ERR_COUNT;
@@ -167,6 +175,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
     store->nplanes[i] = src->nplanes;
     store->kind[i] = src->kind;
     store->cls[i] = cls;
+    store->code[i] = code_of(src, cls);
     store->n_class[cls]++;
     store->count = i + 1;
     sepax_transform_shape(store, i);
@@ -243,6 +252,7 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
         s->nplanes[i] = s->nplanes[last];
         s->kind[i] = s->kind[last];
         s->cls[i] = s->cls[last];
+        s->code[i] = s->code[last];
     }
     MOVE_BLOCK(block, i, last);
     MOVE_BLOCK(aabb, i, last);
@@ -252,6 +262,7 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
     memset(&s->lrec[last], 0, sizeof s->lrec[last]);
     memset(&s->disc[last], 0, sizeof s->disc[last]);
     s->nverts[last] = s->nplanes[last] = s->kind[last] = s->cls[last] = 0;
+    s->code[last] = 0;
     /* new generations: index i holds another shape (or none), and index
      * `last` is vacated, so neither old id names anything any more */
     s->gen[i]++;

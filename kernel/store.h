@@ -89,8 +89,23 @@ typedef struct sepax_disc {
     float x, y, r, pad_;
 } sepax_disc;
 
-/* The three ways a pair is computed (sepax_pair_class). */
+/* Whether a shape has a radius: circles, the other curved shapes, sharp
+ * polygons. */
 enum { SEPAX_CLASS_SHARP = 0, SEPAX_CLASS_CIRCLE = 1, SEPAX_CLASS_CURVED = 2 };
+
+/* What the pair-list kernel needs to know of a shape, in one byte (so
+ * sorting a pair list reads one byte per shape): its kind, whether it has
+ * a radius, and for polygons whether 4 rows hold it (3 or 4 vertices, the
+ * padding repeating the last) or it needs all 8 (sepax_pair_class). */
+enum {
+    SEPAX_CODE_CIRCLE,
+    SEPAX_CODE_CAPSULE,
+    SEPAX_CODE_SHARP4,
+    SEPAX_CODE_SHARP8,
+    SEPAX_CODE_CURVED4,
+    SEPAX_CODE_CURVED8,
+    SEPAX_CODES
+};
 
 /* Every array holds `cap` shapes (cap / 8 blocks), 64-byte aligned; lanes
  * past `count` are zero. World data (rec, block, aabb) is what queries read;
@@ -108,6 +123,7 @@ struct sepax_shapes {
     uint8_t *nplanes;         /* plane counts */
     uint8_t *kind;            /* sepax_kind */
     uint8_t *cls;             /* SEPAX_CLASS_SHARP / CIRCLE / CURVED (any other curved shape) */
+    uint8_t *code;            /* SEPAX_CODE_* */
     uint8_t *gen;             /* generation of each index (the id's high bits) */
     uint32_t count;
     uint32_t cap;        /* a multiple of 16 */
