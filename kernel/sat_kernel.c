@@ -31,11 +31,19 @@
 #endif
 #define LANES (8 * SEPAX_P)
 
-#if defined(__clang__) || defined(__GNUC__)
+/* The scalar copy keeps its row loops rolled: unrolled, its 8-float lane
+ * structs turn into thousands of memory operations per class that gcc
+ * takes minutes to compile, for no gain on a backend without vectors. */
+#if (defined(__clang__) || defined(__GNUC__)) && !defined(SEPAX_ISA_SCALAR)
 #define UNROLL8 _Pragma("GCC unroll 8")
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define UNROLL8
+#endif
+#if defined(__clang__) || defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
 #define ALWAYS_INLINE inline
 #endif
 
@@ -275,12 +283,12 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
 /* LANES pairs of one lane class, pairs[base + idx[t]] (idx NULL: pairs[base
  * + t]), results to the same positions. */
 static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                                     const uint16_t *idx, unsigned cls, int collide, lf margin,
-                                     uint8_t *hit, sepax_hit *out) {
+                                     int listed, const uint16_t *idx, unsigned cls, int collide,
+                                     lf margin, uint8_t *hit, sepax_hit *out) {
     size_t pos[LANES];
     uint32_t ia[LANES], ib[LANES];
     for (int t = 0; t < LANES; t++) {
-        pos[t] = base + (idx ? idx[t] : (size_t)t);
+        pos[t] = base + (listed ? idx[t] : (size_t)t);
         ia[t] = pairs[pos[t]].a & SEPAX_ID_INDEX_MASK;
         ib[t] = pairs[pos[t]].b & SEPAX_ID_INDEX_MASK;
     }
@@ -295,7 +303,7 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
     lf nx, ny, sep = pair_lanes(&a, na, &b, nb, collide, &nx, &ny);
     if (!collide) {
         unsigned bits = lf_le_bits(sep, margin);
-        if (!idx) { /* consecutive: the flags of 8 lanes in one store */
+        if (!listed) { /* consecutive: the flags of 8 lanes in one store */
             for (int p = 0; p < SEPAX_P; p++) {
                 uint64_t f = byte_flags[(bits >> (8 * p)) & 0xffu];
                 memcpy(hit + base + 8 * (size_t)p, &f, 8);
@@ -313,41 +321,43 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
     for (int t = 0; t < LANES; t++) out[pos[t]] = make_hit(fs[t], mg[0], fx[t], fy[t]);
 }
 
-/* Pairs pairs[base + idx[t]] (idx NULL: pairs[base + t]) for t < n, one lane
- * class, a pair per lane. An index list is padded to a whole number of
- * steps by repeating its last entry (run_pairs does that): the spare lanes
- * then write the last pair's result again. Without one, the short tail
- * gets such a padded list here. */
+/* Pairs pairs[base + idx[t]] for t < n, one lane class, a pair per lane. The
+ * index list is padded to a whole number of steps by repeating its last
+ * entry (run_pairs does that): the spare lanes then write the last pair's
+ * result again. */
 static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                     const uint16_t *idx, size_t n, unsigned cls, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out) {
     float mg = margin;
     lf vm = lf_bcast(&mg, &mg);
+    for (size_t i = 0; i < n; i += LANES)
+        lanes_step(st, pairs, base, 1, idx + i, cls, collide, vm, hit, out);
+}
+
+/* Pairs pairs[t] for t < n, a store of circles only: consecutive steps, the
+ * short tail through a padded index list. */
+static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                      int collide, float margin, uint8_t *hit, sepax_hit *out) {
+    unsigned cls = sepax_lane_class(0, 0);
+    float mg = margin;
+    lf vm = lf_bcast(&mg, &mg);
     size_t i = 0;
-    for (; idx ? i < n : n - i >= LANES; i += LANES)
-        lanes_step(st, pairs, base + (idx ? 0 : i), idx ? idx + i : NULL, cls, collide, vm, hit,
-                   out);
-    if (i < n) { /* only without an index list */
+    for (; n - i >= LANES; i += LANES)
+        lanes_step(st, pairs, i, 0, NULL, cls, collide, vm, hit, out);
+    if (i < n) {
         uint16_t tail[LANES];
         for (int t = 0; t < LANES; t++)
             tail[t] = (uint16_t)(i + (size_t)t < n ? (size_t)t : n - 1 - i);
-        lanes_step(st, pairs, base + i, tail, cls, collide, vm, hit, out);
+        lanes_step(st, pairs, i, 1, tail, cls, collide, vm, hit, out);
     }
 }
 
-/* ---- walking a pair list ---- */
-
-/* Pairs pairs[base + idx[t]] for t < n (idx NULL: pairs[base + t]), one
- * class, results to the same positions. Inlined with constants, so each
- * class and query gets its own loop. A short tail repeats its last pair in
- * the spare slots and keeps only the live results. */
-static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                                    const uint16_t *idx, size_t n, unsigned cls, int collide,
-                                    float margin, uint8_t *hit, sepax_hit *out) {
-    if (cls != SEPAX_PAIR_SLOT) {
-        run_lanes(st, pairs, base, idx, n, cls, collide, margin, hit, out);
-        return;
-    }
+/* Sharp pairs pairs[base + idx[k]] (idx NULL: pairs[base + k]) for k < n, a
+ * slot each. A short tail repeats its last pair in the spare slots and keeps
+ * only the live results. */
+static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+                                    const uint16_t *idx, size_t n, int collide, float margin,
+                                    uint8_t *hit, sepax_hit *out) {
     const sepax_poly_rec *rec = st->rec;
     for (size_t i = 0; i < n; i += SEPAX_P) {
         int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
@@ -373,21 +383,85 @@ static ALWAYS_INLINE void run_class(const sepax_shapes *st, const sepax_pair *pa
     }
 }
 
+/* ---- one function per pair class and query ----
+ * Each class's loop is its own function, called once per class and chunk:
+ * the call costs nothing next to a chunk's work, and compilers (register
+ * allocation, debug-info tracking) take time that grows faster than a
+ * function's size, so 36 small functions build in a fraction of the time
+ * one function holding them all would. */
+
+typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+                          const uint16_t *idx, size_t n, float margin, uint8_t *hit,
+                          sepax_hit *out);
+
+#define CLASS_ARGS                                                                                 \
+    const sepax_shapes *st, const sepax_pair *pairs, size_t base, const uint16_t *idx, size_t n,   \
+        float margin, uint8_t *hit, sepax_hit *out
+#define CLASS_RUN(name, call)                                                                      \
+    static NOINLINE void name(CLASS_ARGS) {                                                        \
+        (void)hit;                                                                                 \
+        (void)out;                                                                                 \
+        call;                                                                                      \
+    }
+#define LANE_RUNS(ra, rb)                                                                          \
+    CLASS_RUN(lanes_##ra##rb##_overlap,                                                            \
+              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 0, margin, hit, out))   \
+    CLASS_RUN(lanes_##ra##rb##_collide,                                                            \
+              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 1, margin, hit, out))
+#define LANE_RUNS_A(ra) LANE_RUNS(ra, 0) LANE_RUNS(ra, 1) LANE_RUNS(ra, 2) LANE_RUNS(ra, 3)
+
+CLASS_RUN(slots_overlap, run_slots(st, pairs, base, idx, n, 0, margin, hit, out))
+CLASS_RUN(slots_collide, run_slots(st, pairs, base, idx, n, 1, margin, hit, out))
+LANE_RUNS_A(0)
+LANE_RUNS_A(1)
+LANE_RUNS_A(2)
+LANE_RUNS_A(3)
+
+#define LANE_ROW(ra, q) lanes_##ra##0_##q, lanes_##ra##1_##q, lanes_##ra##2_##q, lanes_##ra##3_##q
+/* in class order (kernel.h): the slot class, then A's rows outer, B's inner */
+static const class_run k_class_run[2][SEPAX_PAIR_CLASSES] = {
+    {slots_overlap, LANE_ROW(0, overlap), LANE_ROW(1, overlap), LANE_ROW(2, overlap),
+     LANE_ROW(3, overlap)},
+    {slots_collide, LANE_ROW(0, collide), LANE_ROW(1, collide), LANE_ROW(2, collide),
+     LANE_ROW(3, collide)},
+};
+#undef LANE_ROW
+#undef LANE_RUNS_A
+#undef LANE_RUNS
+#undef CLASS_RUN
+#undef CLASS_ARGS
+
+static NOINLINE void circles_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                     float margin, uint8_t *hit) {
+    run_circles(st, pairs, n, 0, margin, hit, NULL);
+}
+
+static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                     float margin, sepax_hit *out) {
+    run_circles(st, pairs, n, 1, margin, NULL, out);
+}
+
+/* ---- walking a pair list ---- */
+
 /* Pairs sorted at a time: each class pads its last step with repeats, on
  * average half a step of spare lanes for each of 17 classes, so a long
  * chunk wastes few lanes (8.5 steps in 256: 3%). Its buffers take 3 bytes
  * a pair of stack (6.5 KiB with 8 lanes, 13 KiB with 16) and stay in L1. */
 #define CHUNK (256 * LANES)
 
-static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
-                                    float margin, int collide, uint8_t *hit, sepax_hit *out) {
+static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
+                      int collide, uint8_t *hit, sepax_hit *out) {
     int mpos = margin > 0.0f;
+    const class_run *run = k_class_run[collide != 0];
     if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count) { /* a store of circles only */
-        run_class(st, pairs, 0, NULL, n, sepax_lane_class(0, 0), collide, margin, hit, out);
+        if (collide)
+            circles_collide(st, pairs, n, margin, out);
+        else
+            circles_overlap(st, pairs, n, margin, hit);
         return;
     }
     if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) { /* of sharp polygons only */
-        run_class(st, pairs, 0, NULL, n, SEPAX_PAIR_SLOT, collide, margin, hit, out);
+        run[SEPAX_PAIR_SLOT](st, pairs, 0, NULL, n, margin, hit, out);
         return;
     }
     /* mixed: sort each chunk's pairs by class (a counting sort, each class's
@@ -444,19 +518,8 @@ static ALWAYS_INLINE void run_pairs(const sepax_shapes *st, const sepax_pair *pa
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) /* whole steps for run_lanes */
             for (size_t e = start[c] + total[c]; total[c] && (e - start[c]) % LANES; e++)
                 idx[e] = idx[start[c] + total[c] - 1];
-#define RUN(c) run_class(st, pairs, base, idx + start[c], total[c], c, collide, margin, hit, out)
-#define RUN_ROWS(ra) /* A with 1 << ra rows, B with each */                                        \
-    RUN(sepax_lane_class(ra, 0));                                                                  \
-    RUN(sepax_lane_class(ra, 1));                                                                  \
-    RUN(sepax_lane_class(ra, 2));                                                                  \
-    RUN(sepax_lane_class(ra, 3))
-        RUN(SEPAX_PAIR_SLOT);
-        RUN_ROWS(0);
-        RUN_ROWS(1);
-        RUN_ROWS(2);
-        RUN_ROWS(3);
-#undef RUN_ROWS
-#undef RUN
+        for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++)
+            if (total[c]) run[c](st, pairs, base, idx + start[c], total[c], margin, hit, out);
     }
 }
 
