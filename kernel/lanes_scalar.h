@@ -6,9 +6,11 @@ typedef struct lf {
     float v[8];
 } lf;
 
+/* Lane loops unrolled by request: the copy is built at -O2 (see
+ * kernel/meson.build), which would keep them as loops through memory. */
 #define LF_EACH(expr)                                                                              \
     lf r;                                                                                          \
-    for (int k = 0; k < 8; k++) r.v[k] = (expr);                                                   \
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) r.v[k] = (expr);                           \
     return r
 
 static inline lf lf_load(const float *p0, const float *p1) {
@@ -26,8 +28,8 @@ static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k])
 static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_div(lf a, lf b) { LF_EACH(a.v[k] / b.v[k]); }
 LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
-    for (int k = 0; k < 8; k++)
-        for (int c = 0; c < 4; c++) out[c].v[k] = p[k][c];
+    _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) for (int c = 0; c < 4; c++) out[c].v[k] =
+        p[k][c];
 }
 static inline lf lf_sqrt(lf a) { LF_EACH(__builtin_sqrtf(a.v[k])); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] < b.v[k] ? x.v[k] : y.v[k]); }
