@@ -2,7 +2,8 @@
 # Quick start, part 2 (and what CI runs): install what is missing, then
 #  1. gcc build with --werror: Criterion suites, equivalence driver, example
 #  2. clang build with --werror: the same tests
-#  3. ASan + UBSan build: the same tests, any report fails (leak checks: see below)
+#  3. ASan + UBSan build: the same tests, any report fails (leak checks: see below);
+#     ThreadSanitizer on the many-threads test
 #  4. aarch64 cross build: the NEON kernel against the reference under
 #     qemu-user, 1M random pairs per shape mix at three margins (the plain
 #     driver: Criterion's runner hangs
@@ -34,7 +35,7 @@ fresh build-test-clang
 ninja -C build-test-clang
 meson test -C build-test-clang --print-errorlogs
 
-step "3/7 AddressSanitizer + UndefinedBehaviorSanitizer"
+step "3/7 AddressSanitizer + UndefinedBehaviorSanitizer, ThreadSanitizer"
 fresh build-test-asan
 [ -d build-test-asan ] || CC=gcc meson setup build-test-asan --werror -Dbuildtype=debugoptimized \
   -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
@@ -49,6 +50,12 @@ ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 SEPAX_TEST_ROUNDS=1 ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
   meson test -C build-test-asan --print-errorlogs --timeout-multiplier 4 --suite criterion
 unset UBSAN_OPTIONS
+# ThreadSanitizer: many threads querying one store (the rest of the suite is single-threaded)
+fresh build-test-tsan
+[ -d build-test-tsan ] || CC=clang meson setup build-test-tsan --werror -Dbuildtype=debugoptimized \
+  -Db_sanitize=thread -Db_lundef=false -Dbench=false >/dev/null
+ninja -C build-test-tsan tests/sepax-threads
+TSAN_OPTIONS=halt_on_error=1 build-test-tsan/tests/sepax-threads --pairs 20000 --rounds 2
 
 step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon

@@ -1,0 +1,160 @@
+/* Many threads querying one store at once: queries only read the store, and
+ * the backend is chosen once even when the first queries race. Each thread
+ * runs every query kind over the same posed mixed-kind store and compares
+ * its answers with the reference's, computed before the threads start.
+ * Plain C with pthreads (no Criterion), so ThreadSanitizer can run it:
+ * tools/test.sh builds it with -fsanitize=thread and runs it there too.
+ * Usage: sepax-threads [--threads N] [--pairs N] [--rounds N] */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sepax_ref.h"
+#include "workload.h"
+
+typedef struct expected {
+    const sepax_shapes *store;
+    const sepax_pair *pairs;
+    size_t n;
+    float margin[2];
+    uint8_t *hit[2];    /* reference overlap per margin */
+    sepax_hit *coll[2]; /* reference collide per margin */
+    uint8_t *one;       /* reference overlap_one: probe 0 against every shape */
+    sepax_aabb *aabb;   /* bounds of every shape */
+    int rounds;
+} expected;
+
+typedef struct worker {
+    const expected *e;
+    pthread_t thread;
+    size_t bad;
+    sepax_status status;
+} worker;
+
+static void *work(void *arg) {
+    worker *w = arg;
+    const expected *e = w->e;
+    uint32_t count = sepax_shapes_count(e->store);
+    uint8_t *hit = malloc(e->n > count ? e->n : count);
+    sepax_hit *coll = malloc(e->n * sizeof *coll);
+    if (!hit || !coll) {
+        w->status = SEPAX_ERR_NOMEM;
+        free(hit);
+        free(coll);
+        return NULL;
+    }
+    for (int r = 0; r < e->rounds && w->status == SEPAX_OK; r++) {
+        for (int m = 0; m < 2; m++) {
+            sepax_query_options opt = {e->margin[m]};
+            sepax_status st = sepax_overlap_opt(e->store, e->pairs, e->n, &opt, hit);
+            if (st == SEPAX_OK) st = sepax_collide_opt(e->store, e->pairs, e->n, &opt, coll);
+            if (st != SEPAX_OK) {
+                w->status = st;
+                break;
+            }
+            w->bad += (size_t)(memcmp(hit, e->hit[m], e->n) != 0);
+            w->bad += (size_t)(memcmp(coll, e->coll[m], e->n * sizeof *coll) != 0);
+        }
+        sepax_status st = sepax_overlap_one(e->store, sepax_shapes_id(e->store, 0), 0, count, hit);
+        if (st != SEPAX_OK) w->status = st;
+        w->bad += (size_t)(st == SEPAX_OK && memcmp(hit, e->one, count) != 0);
+        for (uint32_t i = 0; i < count; i += 97) { /* the accessors read the store too */
+            sepax_aabb box;
+            if (sepax_shapes_aabb(e->store, sepax_shapes_id(e->store, i), &box) != SEPAX_OK ||
+                memcmp(&box, &e->aabb[i], sizeof box) != 0)
+                w->bad++;
+        }
+    }
+    free(hit);
+    free(coll);
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    int threads = 4, rounds = 3;
+    wl_config cfg = wl_default();
+    cfg.kinds = WL_MIXED;
+    cfg.pairs = 100000;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+            threads = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--pairs") == 0 && i + 1 < argc)
+            cfg.pairs = strtoul(argv[++i], 0, 10);
+        else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
+            rounds = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--threads N] [--pairs N] [--rounds N]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (threads < 1 || threads > 64 || rounds < 1 || cfg.pairs == 0) return 2;
+    sepax_shapes *store = sepax_shapes_create(cfg.shapes);
+    if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) return 1;
+    uint32_t count = sepax_shapes_count(store);
+    /* posed: every shape turned and moved a little, then one update */
+    sepax_pose *poses = malloc(count * sizeof *poses);
+    wl_rng rng = {cfg.seed ^ 0x7badu};
+    for (uint32_t i = 0; i < count; i++) {
+        sepax_pose p = {{wl_unit(&rng) - 0.5f, wl_unit(&rng) - 0.5f},
+                        sepax_rot(6.2831853f * wl_unit(&rng))};
+        poses[i] = p;
+    }
+    if (sepax_shapes_set_poses(store, 0, count, poses) != SEPAX_OK ||
+        sepax_shapes_update(store) != SEPAX_OK)
+        return 1;
+    free(poses);
+
+    expected e = {store,        NULL, cfg.pairs, {0.0f, 0.25f}, {NULL, NULL},
+                  {NULL, NULL}, NULL, NULL,      rounds};
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    e.one = malloc(count);
+    e.aabb = malloc(count * sizeof *e.aabb);
+    if (!pairs || !e.one || !e.aabb || wl_make_pairs(store, &cfg, pairs) != SEPAX_OK) return 1;
+    e.pairs = pairs;
+    for (int m = 0; m < 2; m++) {
+        sepax_query_options opt = {e.margin[m]};
+        e.hit[m] = malloc(cfg.pairs);
+        e.coll[m] = malloc(cfg.pairs * sizeof *e.coll[m]);
+        if (!e.hit[m] || !e.coll[m] ||
+            sepax_ref_overlap_opt(store, pairs, cfg.pairs, &opt, e.hit[m]) != SEPAX_OK ||
+            sepax_ref_collide_opt(store, pairs, cfg.pairs, &opt, e.coll[m]) != SEPAX_OK)
+            return 1;
+    }
+    if (sepax_ref_overlap_one(store, sepax_shapes_id(store, 0), 0, count, e.one) != SEPAX_OK)
+        return 1;
+    for (uint32_t i = 0; i < count; i++)
+        if (sepax_shapes_aabb(store, sepax_shapes_id(store, i), &e.aabb[i]) != SEPAX_OK) return 1;
+
+    /* no library query has run yet: the threads' first queries pick the backend together */
+    worker *w = calloc((size_t)threads, sizeof *w);
+    if (!w) return 1;
+    for (int t = 0; t < threads; t++) {
+        w[t].e = &e;
+        if (pthread_create(&w[t].thread, NULL, work, &w[t]) != 0) return 1;
+    }
+    size_t bad = 0;
+    int failed = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(w[t].thread, NULL);
+        bad += w[t].bad;
+        if (w[t].status != SEPAX_OK) {
+            printf("FAIL thread %d: %s\n", t, sepax_status_str(w[t].status));
+            failed = 1;
+        }
+    }
+    printf("%s %d threads x %d rounds on one store (%s backend), %zu pairs at 2 margins, "
+           "overlap_one over %u shapes: %zu result sets differ from the reference\n",
+           bad || failed ? "FAIL" : "ok  ", threads, rounds,
+           sepax_backend_name(sepax_get_backend()), cfg.pairs, count, bad);
+    for (int m = 0; m < 2; m++) {
+        free(e.hit[m]);
+        free(e.coll[m]);
+    }
+    free(e.one);
+    free(e.aabb);
+    free(pairs);
+    free(w);
+    sepax_shapes_destroy(store);
+    return bad || failed ? 1 : 0;
+}
