@@ -311,6 +311,53 @@ SEPAX_API sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t
                                              uint32_t first, size_t count,
                                              const sepax_query_options *options, uint8_t *hit);
 
+/// Most contact points in a manifold.
+#define SEPAX_MANIFOLD_POINTS 2
+
+/// Feature types in a contact id.
+#define SEPAX_FEATURE_VERTEX 0u ///< a vertex of the shape's core
+#define SEPAX_FEATURE_FACE 1u   ///< an edge (face) of the shape's core
+
+/// A contact point's feature id: which feature of A (index_a: a vertex or an edge index of A's
+/// core, type_a: SEPAX_FEATURE_*) and which of B made it. It stays the same while the same
+/// features touch, so a solver can match this frame's point with last frame's (warm start).
+#define SEPAX_FEATURE_ID(index_a, index_b, type_a, type_b)                                         \
+    ((uint32_t)(index_a) | (uint32_t)(index_b) << 8 | (uint32_t)(type_a) << 16 |                   \
+     (uint32_t)(type_b) << 24)
+
+/// One contact point of a manifold.
+typedef struct sepax_contact {
+    sepax_vec2 point; ///< world point midway between the two surfaces, along the normal
+    float separation; ///< distance between the surfaces along the normal: < 0 penetrating
+    uint32_t id;      ///< feature id (SEPAX_FEATURE_ID)
+} sepax_contact;
+
+/// Result of sepax_collide_manifold for one pair.
+typedef struct sepax_manifold {
+    sepax_vec2 normal; ///< unit, from A to B: sepax_collide's normal; {0,0} when count == 0
+    float depth;       ///< sepax_collide's depth (0 when count == 0)
+    uint32_t count;    ///< contact points, 0..SEPAX_MANIFOLD_POINTS; 0 exactly when collide misses
+    sepax_contact points[SEPAX_MANIFOLD_POINTS]; ///< points[0 .. count-1]; the rest zero
+} sepax_manifold;
+
+/// Contact manifolds: for each pair that sepax_collide calls a hit, up to 2 contact points a
+/// solver can use, with the same normal and depth. The axis SAT picks gives the reference face
+/// (an edge of A's or B's core; ties as in sepax_collide); the other shape's edge most opposed to
+/// it (its incident edge) is clipped to the reference face's side planes, and the clipped points
+/// within the margin are kept. When the axis is the closest-vertices one (curved shapes), the
+/// single point lies between the two closest core vertices. A point sits midway between the
+/// two surfaces; its separation is the distance between them along the normal. A pair that
+/// misses is written as all zeros. On error nothing is written.
+SEPAX_API sepax_status sepax_collide_manifold(const sepax_shapes *store, const sepax_pair *pairs,
+                                              size_t n, sepax_manifold *out);
+
+/// sepax_collide_manifold with options (NULL: the defaults): a positive margin keeps
+/// speculative points up to that far apart.
+SEPAX_API sepax_status sepax_collide_manifold_opt(const sepax_shapes *store,
+                                                  const sepax_pair *pairs, size_t n,
+                                                  const sepax_query_options *options,
+                                                  sepax_manifold *out);
+
 /// Force a backend for the whole process (SEPAX_BACKEND_AUTO: pick the best).
 /// Returns SEPAX_ERR_UNSUPPORTED, and changes nothing, when the backend was not
 /// built or the CPU lacks it. Call it before queries start on other threads.

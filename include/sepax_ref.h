@@ -37,6 +37,17 @@ SEPAX_API sepax_status sepax_ref_overlap_one_opt(const sepax_shapes *store, uint
                                                  uint32_t first, size_t count,
                                                  const sepax_query_options *options, uint8_t *hit);
 
+/// Reference version of sepax_collide_manifold_opt.
+SEPAX_API sepax_status sepax_ref_collide_manifold_opt(const sepax_shapes *store,
+                                                      const sepax_pair *pairs, size_t n,
+                                                      const sepax_query_options *options,
+                                                      sepax_manifold *out);
+
+/// Reference version of sepax_collide_manifold.
+SEPAX_API sepax_status sepax_ref_collide_manifold(const sepax_shapes *store,
+                                                  const sepax_pair *pairs, size_t n,
+                                                  sepax_manifold *out);
+
 /// A shape in world coordinates, as the reference computes it.
 typedef struct sepax_world_shape {
     int kind;                  ///< a sepax_kind
