@@ -12,13 +12,20 @@ typedef struct sepax_kernel {
     sepax_backend backend;
     void (*overlap)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
                     uint8_t *hit);
+    /* axis (NULL: not wanted): per pair, the SEPAX_AXIS_* code of the axis that gave the
+     * normal, written for misses too */
     void (*collide)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
-                    sepax_hit *out);
+                    sepax_hit *out, uint8_t *axis);
     /* probe is an index here */
     void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
                         float margin, uint8_t *hit);
     void (*update)(sepax_shapes *store); /* world data from local shapes and poses */
 } sepax_kernel;
+
+/* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is
+ * SEPAX_AXIS_B + k, the closest-vertices axis (curved pairs, or any pair under a positive
+ * margin) SEPAX_AXIS_VERTICES. The contact manifold starts from it. */
+enum { SEPAX_AXIS_B = SEPAX_MAX_VERTS, SEPAX_AXIS_VERTICES = 2 * SEPAX_MAX_VERTS };
 
 /* One per ISA copy built into the library (see kernel/meson.build). */
 extern const sepax_kernel sepax_kernel_scalar;

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "kernel.h"
+#include "manifold.h"
 
 /* Whether every id of the list names a live shape: branch-free, so the scan
  * stays cheap next to the queries it guards. */
@@ -77,8 +78,37 @@ sepax_status sepax_collide_opt(const sepax_shapes *store, const sepax_pair *pair
     sepax_status st =
         check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options, &margin);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK && n) k->collide(store, pairs, n, margin, out);
+    if (st == SEPAX_OK && n) k->collide(store, pairs, n, margin, out, NULL);
     return st;
+}
+
+/* Pairs a manifold call sends to the kernel at a time: its collide answers
+ * wait on the stack (17 bytes a pair) until the contacts are made. */
+#define MANIFOLD_CHUNK 1024
+
+sepax_status sepax_collide_manifold_opt(const sepax_shapes *store, const sepax_pair *pairs,
+                                        size_t n, const sepax_query_options *options,
+                                        sepax_manifold *out) {
+    const sepax_kernel *k;
+    float margin;
+    sepax_status st =
+        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_manifold), options, &margin);
+    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
+    for (size_t base = 0; st == SEPAX_OK && base < n; base += MANIFOLD_CHUNK) {
+        size_t len = n - base < MANIFOLD_CHUNK ? n - base : MANIFOLD_CHUNK;
+        sepax_hit hits[MANIFOLD_CHUNK];
+        uint8_t axes[MANIFOLD_CHUNK];
+        k->collide(store, pairs + base, len, margin, hits, axes);
+        for (size_t i = 0; i < len; i++)
+            sepax_manifold_from_hit(store, pairs[base + i], &hits[i], axes[i], margin,
+                                    &out[base + i]);
+    }
+    return st;
+}
+
+sepax_status sepax_collide_manifold(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                    sepax_manifold *out) {
+    return sepax_collide_manifold_opt(store, pairs, n, NULL, out);
 }
 
 sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, uint32_t first,

@@ -16,9 +16,9 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "sepax_ref.h"
+#include "reference.h"
 
-#define VERTEX_AXIS (2 * SEPAX_MAX_VERTS)
+typedef sepax_ref_answer answer;
 
 /* How far `b` lies outside plane i of `a`: negative when b crosses it. The
  * projection minimum uses `d < m ? d : m`, the operand order of the SIMD min
@@ -71,14 +71,10 @@ static float axis_separation(const sepax_shape_view *a, const sepax_shape_view *
     return lo - hi;
 }
 
-typedef struct answer {
-    float sep;         /* signed separation, radii included */
-    sepax_vec2 normal; /* from a to b */
-} answer;
-
 /* Two circles: the axis through the centres, the circles' extents on it. */
 static answer circles(const sepax_shape_view *a, const sepax_shape_view *b) {
     answer r;
+    r.axis = SEPAX_REF_VERTEX_AXIS;
     r.normal = closest_vertices_axis(a, b);
     float pa = r.normal.x * a->x[0] + r.normal.y * a->y[0];
     float pb = r.normal.x * b->x[0] + r.normal.y * b->y[0];
@@ -112,13 +108,15 @@ static answer planes_and_vertices(const sepax_shape_view *a, const sepax_shape_v
         float s = axis_separation(a, b, u);
         if (s > best) {
             best = s;
-            axis = VERTEX_AXIS;
+            axis = SEPAX_REF_VERTEX_AXIS;
         }
     }
     answer r;
+    r.axis = axis;
     if (axis < SEPAX_MAX_VERTS) {
         r.normal = (sepax_vec2){a->nx[axis], a->ny[axis]};
-    } else if (axis < VERTEX_AXIS) { /* b's outward normal points from b to a: reverse it */
+    } else if (axis <
+               SEPAX_REF_VERTEX_AXIS) { /* b's outward normal points from b to a: reverse it */
         r.normal = (sepax_vec2){0.0f - b->nx[axis - SEPAX_MAX_VERTS],
                                 0.0f - b->ny[axis - SEPAX_MAX_VERTS]};
     } else {
@@ -129,7 +127,8 @@ static answer planes_and_vertices(const sepax_shape_view *a, const sepax_shape_v
     return r;
 }
 
-static answer pair_answer(const sepax_shape_view *a, const sepax_shape_view *b, float margin) {
+sepax_ref_answer sepax_ref_pair_answer(const sepax_shape_view *a, const sepax_shape_view *b,
+                                       float margin) {
     if (a->kind == SEPAX_KIND_CIRCLE && b->kind == SEPAX_KIND_CIRCLE) return circles(a, b);
     int sharp = a->kind == SEPAX_KIND_POLYGON && a->radius == 0.0f &&
                 b->kind == SEPAX_KIND_POLYGON && b->radius == 0.0f;
@@ -138,7 +137,7 @@ static answer pair_answer(const sepax_shape_view *a, const sepax_shape_view *b, 
 
 /* The overlap flag alone, the textbook way: stop at the first axis that
  * separates by more than the margin. Subtracting the radii is monotonic, so
- * this is exactly `pair_answer(a, b, margin).sep <= margin`. */
+ * this is exactly `sepax_ref_pair_answer(a, b, margin).sep <= margin`. */
 static int pair_hits(const sepax_shape_view *a, const sepax_shape_view *b, float margin) {
     if (a->kind == SEPAX_KIND_CIRCLE && b->kind == SEPAX_KIND_CIRCLE)
         return circles(a, b).sep <= margin;
@@ -165,9 +164,9 @@ static sepax_status get_margin(const sepax_query_options *opt, float *margin) {
 }
 
 /* Every argument checked before anything is written, as the library does. */
-static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
-                                const void *out, size_t out_size, size_t out_align,
-                                const sepax_query_options *opt, float *margin) {
+sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                   const void *out, size_t out_size, size_t out_align,
+                                   const sepax_query_options *opt, float *margin) {
     if (!store) return SEPAX_ERR_NULL;
     sepax_status st = get_margin(opt, margin);
     if (st != SEPAX_OK || n == 0) return st;
@@ -192,7 +191,7 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
 sepax_status sepax_ref_overlap_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const sepax_query_options *options, uint8_t *hit) {
     float margin;
-    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
+    sepax_status st = sepax_ref_check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;
         sepax_shapes_view(store, pairs[i].a, &a);
@@ -205,13 +204,13 @@ sepax_status sepax_ref_overlap_opt(const sepax_shapes *store, const sepax_pair *
 sepax_status sepax_ref_collide_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const sepax_query_options *options, sepax_hit *out) {
     float margin;
-    sepax_status st =
-        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options, &margin);
+    sepax_status st = sepax_ref_check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit),
+                                            options, &margin);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;
         sepax_shapes_view(store, pairs[i].a, &a);
         sepax_shapes_view(store, pairs[i].b, &b);
-        answer r = pair_answer(&a, &b, margin);
+        answer r = sepax_ref_pair_answer(&a, &b, margin);
         sepax_hit h = {0, {0.0f, 0.0f}, 0.0f};
         if (r.sep <= margin) {
             h.hit = 1;

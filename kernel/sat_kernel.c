@@ -52,6 +52,9 @@ typedef const sepax_poly_rec *rec_ptr;
 /* aligned: lf_load is an aligned load */
 static _Alignas(64) const float k_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 static _Alignas(64) const float k_one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+/* the axis codes of kernel.h as floats, for lane selects */
+static const float k_axis_code[SEPAX_AXIS_VERTICES + 1] = {0, 1,  2,  3,  4,  5,  6,  7, 8,
+                                                           9, 10, 11, 12, 13, 14, 15, 16};
 static _Alignas(64) const float k_ninf[8] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
                                              -INFINITY, -INFINITY, -INFINITY, -INFINITY};
 
@@ -112,7 +115,7 @@ static inline void pair_separations(const rec_ptr *a, const rec_ptr *b, lf *sep_
 /* Results of one step of SEPAX_P sharp pairs: the largest of A's planes
  * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
 static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int collide, float margin,
-                                    uint8_t *hit, sepax_hit *out) {
+                                    uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
     lf sa, sb;
     pair_separations(a, b, &sa, &sb);
     lf mx = lf_slot_max(lf_max(sa, sb));
@@ -135,6 +138,7 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int coll
         nx = pick(axis >= 8u, 0.0f - nx, nx);
         ny = pick(axis >= 8u, 0.0f - ny, ny);
         out[p] = make_hit(m[8 * p], margin, nx, ny);
+        axis_out[p] = (uint8_t)(axis & 15u);
     }
 }
 
@@ -171,17 +175,20 @@ static ALWAYS_INLINE void lane_shapes_of(const sepax_shapes *st, const uint32_t 
 
 /* The running maximum over axes in the reference's order: the first of equal
  * separations keeps its normal. */
-static ALWAYS_INLINE void take(lf s, lf nx, lf ny, int first, int collide, lf *best, lf *bnx,
-                               lf *bny) {
+static ALWAYS_INLINE void take(lf s, lf nx, lf ny, int code, int first, int collide, lf *best,
+                               lf *bnx, lf *bny, lf *bax) {
+    lf ax = lf_bcast(&k_axis_code[code], &k_axis_code[code]);
     if (first) {
         *best = s;
         *bnx = nx;
         *bny = ny;
+        *bax = ax;
         return;
     }
     if (collide) {
         *bnx = lf_sel_gt(s, *best, nx, *bnx);
         *bny = lf_sel_gt(s, *best, ny, *bny);
+        *bax = lf_sel_gt(s, *best, ax, *bax);
     }
     *best = lf_max(s, *best);
 }
@@ -228,8 +235,8 @@ static ALWAYS_INLINE void load_rows(const lane_shapes *sh, int nv, lane_rows *ou
  * equal separations winning, minus both radii. With `collide` the normal
  * (from A to B) comes back through nx, ny. No branch on data. */
 static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *b, int nb,
-                                   int collide, lf *nx, lf *ny) {
-    lf zero = lf_load(k_zero, k_zero), best = zero, bnx = zero, bny = zero;
+                                   int collide, lf *nx, lf *ny, lf *axis) {
+    lf zero = lf_load(k_zero, k_zero), best = zero, bnx = zero, bny = zero, bax = zero;
     int taken = 0; /* axes so far: the first one sets the maximum */
     for (int side = 0; side < 2; side++) {
         const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
@@ -244,7 +251,8 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
              * a zero component stays +0 */
             lf px = side ? lf_sub(zero, p->nx[i]) : p->nx[i];
             lf py = side ? lf_sub(zero, p->ny[i]) : p->ny[i];
-            take(lf_sub(m, p->c[i]), px, py, !taken++, collide, &best, &bnx, &bny);
+            take(lf_sub(m, p->c[i]), px, py, side * SEPAX_MAX_VERTS + i, !taken++, collide, &best,
+                 &bnx, &bny, &bax);
         }
     }
     lf bdx = zero, bdy = zero, bd2 = zero;
@@ -274,9 +282,10 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
     lf lo = lf_add(lf_mul(ux, b->x[0]), lf_mul(uy, b->y[0]));
     UNROLL8
     for (int j = 1; j < nb; j++) lo = lf_min(lf_add(lf_mul(ux, b->x[j]), lf_mul(uy, b->y[j])), lo);
-    take(lf_sub(lo, hi), ux, uy, !taken, collide, &best, &bnx, &bny);
+    take(lf_sub(lo, hi), ux, uy, SEPAX_AXIS_VERTICES, !taken, collide, &best, &bnx, &bny, &bax);
     *nx = bnx;
     *ny = bny;
+    *axis = bax;
     return lf_sub(best, lf_add(a->r, b->r));
 }
 
@@ -284,7 +293,7 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
  * + t]), results to the same positions. */
 static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                      int listed, const uint16_t *idx, unsigned cls, int collide,
-                                     lf margin, uint8_t *hit, sepax_hit *out) {
+                                     lf margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
     size_t pos[LANES];
     uint32_t ia[LANES], ib[LANES];
     for (int t = 0; t < LANES; t++) {
@@ -300,7 +309,7 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
     lane_rows a, b;
     load_rows(&sa, na, &a);
     load_rows(&sb, nb, &b);
-    lf nx, ny, sep = pair_lanes(&a, na, &b, nb, collide, &nx, &ny);
+    lf nx, ny, ax, sep = pair_lanes(&a, na, &b, nb, collide, &nx, &ny, &ax);
     if (!collide) {
         unsigned bits = lf_le_bits(sep, margin);
         if (!listed) { /* consecutive: the flags of 8 lanes in one store */
@@ -313,12 +322,16 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
         }
         return;
     }
-    float fs[LANES], fx[LANES], fy[LANES], mg[LANES];
+    float fs[LANES], fx[LANES], fy[LANES], mg[LANES], fa[LANES];
     lf_store(sep, fs);
     lf_store(nx, fx);
     lf_store(ny, fy);
     lf_store(margin, mg);
     for (int t = 0; t < LANES; t++) out[pos[t]] = make_hit(fs[t], mg[0], fx[t], fy[t]);
+    if (axis_out) {
+        lf_store(ax, fa);
+        for (int t = 0; t < LANES; t++) axis_out[pos[t]] = (uint8_t)fa[t];
+    }
 }
 
 /* Pairs pairs[base + idx[t]] for t < n, one lane class, a pair per lane. The
@@ -327,28 +340,29 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
  * result again. */
 static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                     const uint16_t *idx, size_t n, unsigned cls, int collide,
-                                    float margin, uint8_t *hit, sepax_hit *out) {
+                                    float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     float mg = margin;
     lf vm = lf_bcast(&mg, &mg);
     for (size_t i = 0; i < n; i += LANES)
-        lanes_step(st, pairs, base, 1, idx + i, cls, collide, vm, hit, out);
+        lanes_step(st, pairs, base, 1, idx + i, cls, collide, vm, hit, out, axis);
 }
 
 /* Pairs pairs[t] for t < n, a store of circles only: consecutive steps, the
  * short tail through a padded index list. */
 static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
-                                      int collide, float margin, uint8_t *hit, sepax_hit *out) {
+                                      int collide, float margin, uint8_t *hit, sepax_hit *out,
+                                      uint8_t *axis) {
     unsigned cls = sepax_lane_class(0, 0);
     float mg = margin;
     lf vm = lf_bcast(&mg, &mg);
     size_t i = 0;
     for (; n - i >= LANES; i += LANES)
-        lanes_step(st, pairs, i, 0, NULL, cls, collide, vm, hit, out);
+        lanes_step(st, pairs, i, 0, NULL, cls, collide, vm, hit, out, axis);
     if (i < n) {
         uint16_t tail[LANES];
         for (int t = 0; t < LANES; t++)
             tail[t] = (uint16_t)(i + (size_t)t < n ? (size_t)t : n - 1 - i);
-        lanes_step(st, pairs, i, 1, tail, cls, collide, vm, hit, out);
+        lanes_step(st, pairs, i, 1, tail, cls, collide, vm, hit, out, axis);
     }
 }
 
@@ -357,7 +371,7 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
  * only the live results. */
 static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                     const uint16_t *idx, size_t n, int collide, float margin,
-                                    uint8_t *hit, sepax_hit *out) {
+                                    uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
     for (size_t i = 0; i < n; i += SEPAX_P) {
         int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
@@ -371,14 +385,16 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
             a[p] = rec + ia;
             b[p] = rec + ib;
         }
-        uint8_t h[SEPAX_P];
+        uint8_t h[SEPAX_P], ax[SEPAX_P];
         sepax_hit o[SEPAX_P];
-        slot_step(a, b, collide, margin, h, o);
+        slot_step(a, b, collide, margin, h, o, ax);
         for (int p = 0; p < live; p++) {
-            if (collide)
+            if (collide) {
                 out[pos[p]] = o[p];
-            else
+                if (axis) axis[pos[p]] = ax[p];
+            } else {
                 hit[pos[p]] = h[p];
+            }
         }
     }
 }
@@ -391,27 +407,30 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
  * one function holding them all would. */
 
 typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                          const uint16_t *idx, size_t n, float margin, uint8_t *hit,
-                          sepax_hit *out);
+                          const uint16_t *idx, size_t n, float margin, uint8_t *hit, sepax_hit *out,
+                          uint8_t *axis);
 
 #define CLASS_ARGS                                                                                 \
     const sepax_shapes *st, const sepax_pair *pairs, size_t base, const uint16_t *idx, size_t n,   \
-        float margin, uint8_t *hit, sepax_hit *out
+        float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis
 #define CLASS_RUN(name, call)                                                                      \
     static NOINLINE void name(CLASS_ARGS) {                                                        \
         (void)hit;                                                                                 \
         (void)out;                                                                                 \
+        (void)axis;                                                                                \
         call;                                                                                      \
     }
 #define LANE_RUNS(ra, rb)                                                                          \
-    CLASS_RUN(lanes_##ra##rb##_overlap,                                                            \
-              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 0, margin, hit, out))   \
-    CLASS_RUN(lanes_##ra##rb##_collide,                                                            \
-              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 1, margin, hit, out))
+    CLASS_RUN(                                                                                     \
+        lanes_##ra##rb##_overlap,                                                                  \
+        run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 0, margin, hit, out, axis))   \
+    CLASS_RUN(                                                                                     \
+        lanes_##ra##rb##_collide,                                                                  \
+        run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 1, margin, hit, out, axis))
 #define LANE_RUNS_A(ra) LANE_RUNS(ra, 0) LANE_RUNS(ra, 1) LANE_RUNS(ra, 2) LANE_RUNS(ra, 3)
 
-CLASS_RUN(slots_overlap, run_slots(st, pairs, base, idx, n, 0, margin, hit, out))
-CLASS_RUN(slots_collide, run_slots(st, pairs, base, idx, n, 1, margin, hit, out))
+CLASS_RUN(slots_overlap, run_slots(st, pairs, base, idx, n, 0, margin, hit, out, axis))
+CLASS_RUN(slots_collide, run_slots(st, pairs, base, idx, n, 1, margin, hit, out, axis))
 LANE_RUNS_A(0)
 LANE_RUNS_A(1)
 LANE_RUNS_A(2)
@@ -433,12 +452,12 @@ static const class_run k_class_run[2][SEPAX_PAIR_CLASSES] = {
 
 static NOINLINE void circles_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                      float margin, uint8_t *hit) {
-    run_circles(st, pairs, n, 0, margin, hit, NULL);
+    run_circles(st, pairs, n, 0, margin, hit, NULL, NULL);
 }
 
 static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
-                                     float margin, sepax_hit *out) {
-    run_circles(st, pairs, n, 1, margin, NULL, out);
+                                     float margin, sepax_hit *out, uint8_t *axis) {
+    run_circles(st, pairs, n, 1, margin, NULL, out, axis);
 }
 
 /* ---- walking a pair list ---- */
@@ -450,18 +469,18 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
 #define CHUNK (256 * LANES)
 
 static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
-                      int collide, uint8_t *hit, sepax_hit *out) {
+                      int collide, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     int mpos = margin > 0.0f;
     const class_run *run = k_class_run[collide != 0];
     if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count) { /* a store of circles only */
         if (collide)
-            circles_collide(st, pairs, n, margin, out);
+            circles_collide(st, pairs, n, margin, out, axis);
         else
             circles_overlap(st, pairs, n, margin, hit);
         return;
     }
     if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) { /* of sharp polygons only */
-        run[SEPAX_PAIR_SLOT](st, pairs, 0, NULL, n, margin, hit, out);
+        run[SEPAX_PAIR_SLOT](st, pairs, 0, NULL, n, margin, hit, out, axis);
         return;
     }
     /* mixed: sort each chunk's pairs by class (a counting sort, each class's
@@ -519,18 +538,18 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
             for (size_t e = start[c] + total[c]; total[c] && (e - start[c]) % LANES; e++)
                 idx[e] = idx[start[c] + total[c] - 1];
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++)
-            if (total[c]) run[c](st, pairs, base, idx + start[c], total[c], margin, hit, out);
+            if (total[c]) run[c](st, pairs, base, idx + start[c], total[c], margin, hit, out, axis);
     }
 }
 
 static void kernel_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
                            uint8_t *hit) {
-    run_pairs(st, pairs, n, margin, 0, hit, NULL);
+    run_pairs(st, pairs, n, margin, 0, hit, NULL, NULL);
 }
 
 static void kernel_collide(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
-                           sepax_hit *out) {
-    run_pairs(st, pairs, n, margin, 1, NULL, out);
+                           sepax_hit *out, uint8_t *axis) {
+    run_pairs(st, pairs, n, margin, 1, NULL, out, axis);
 }
 
 /* ---- one shape against a range: a lane per target ---- */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifold.h"
 #include "sepax_ref.h"
 
 #define MARK 0xA5
@@ -48,6 +49,39 @@ static size_t compare_collide(const sepax_hit *got, const sepax_hit *want, size_
     return bad;
 }
 
+static size_t compare_manifold(const sepax_manifold *got, const sepax_manifold *want, size_t n,
+                               const sepax_pair *pairs, check_msg *msg) {
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(&got[i], &want[i], sizeof got[i]) == 0) continue;
+        if (!bad++) {
+            const sepax_manifold *g = &got[i], *w = &want[i];
+            snprintf(
+                msg->text, sizeof msg->text,
+                "manifold[%zu] (%u,%u): count %u n (%a,%a) p0 (%a,%a) s0 %a id0 %08x p1 (%a,%a) "
+                "s1 %a; reference count %u n (%a,%a) p0 (%a,%a) s0 %a id0 %08x p1 (%a,%a) s1 %a",
+                i, pairs[i].a, pairs[i].b, g->count, (double)g->normal.x, (double)g->normal.y,
+                (double)g->points[0].point.x, (double)g->points[0].point.y,
+                (double)g->points[0].separation, g->points[0].id, (double)g->points[1].point.x,
+                (double)g->points[1].point.y, (double)g->points[1].separation, w->count,
+                (double)w->normal.x, (double)w->normal.y, (double)w->points[0].point.x,
+                (double)w->points[0].point.y, (double)w->points[0].separation, w->points[0].id,
+                (double)w->points[1].point.x, (double)w->points[1].point.y,
+                (double)w->points[1].separation);
+        }
+    }
+    return bad;
+}
+
+/* A kernel copy's manifolds: its collide with the winning axes, then the
+ * library's contact step (manifold.c), as sepax_collide_manifold runs them. */
+void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
+                     size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out) {
+    k->collide(s, pairs, n, margin, hits, axes);
+    for (size_t i = 0; i < n; i++)
+        sepax_manifold_from_hit(s, pairs[i], &hits[i], axes[i], margin, &out[i]);
+}
+
 /* The margins every store is checked at: touching, speculative (a positive
  * margin, which also sends sharp pairs through the closest-vertices axis)
  * and penetration-only. */
@@ -75,8 +109,9 @@ static size_t check_store_margin(const sepax_kernel *k, const sepax_shapes *s,
     size_t cap = n > count ? n : count;
     uint8_t *want = malloc(cap), *got = malloc(cap);
     sepax_hit *want_c = malloc(n * sizeof *want_c), *got_c = malloc(n * sizeof *got_c);
+    sepax_manifold *want_m = malloc(n * sizeof *want_m), *got_m = malloc(n * sizeof *got_m);
     size_t bad = 0;
-    if (!want || !got || !want_c || !got_c) {
+    if (!want || !got || !want_c || !got_c || !want_m || !got_m) {
         snprintf(msg->text, sizeof msg->text, "out of memory");
         bad = 1;
         goto out;
@@ -88,9 +123,13 @@ static size_t check_store_margin(const sepax_kernel *k, const sepax_shapes *s,
         bad += compare_hits(got, want, n, "overlap", msg);
         sepax_ref_collide_opt(s, pairs, n, &opt, want_c);
         memset(got_c, 0xff, n * sizeof *got_c);
-        k->collide(s, pairs, n, margin, got_c);
+        k->collide(s, pairs, n, margin, got_c, NULL);
         bad += compare_collide(got_c, want_c, n, pairs, msg);
-        *compared += 2 * n;
+        sepax_ref_collide_manifold_opt(s, pairs, n, &opt, want_m);
+        memset(got_m, 0xff, n * sizeof *got_m);
+        kernel_manifold(k, s, pairs, n, margin, got_c, got, got_m);
+        bad += compare_manifold(got_m, want_m, n, pairs, msg);
+        *compared += 3 * n;
     }
     for (int p = 0; p < probes; p++) {
         uint32_t probe = (uint32_t)((uint64_t)p * count / (uint64_t)probes);
@@ -108,6 +147,8 @@ out:
     free(got);
     free(want_c);
     free(got_c);
+    free(want_m);
+    free(got_m);
     return bad;
 }
 
@@ -203,7 +244,7 @@ static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, che
             }
             memset(buf, MARK, total);
             sepax_ref_collide(s, p, n, want_c);
-            k->collide(s, p, n, 0.0f, hits);
+            k->collide(s, p, n, 0.0f, hits, NULL);
             size_t start = GUARD + off * sizeof(sepax_hit);
             if (!guards_intact(buf, start, start + n * sizeof(sepax_hit), total) ||
                 memcmp(hits, want_c, n * sizeof *hits) != 0) {

@@ -36,6 +36,12 @@ size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, siz
 size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
                    int probes, size_t *compared, check_msg *msg);
 
+/* A kernel copy's manifolds, the way sepax_collide_manifold makes them:
+ * its collide with the winning axes (hits and axes are n-long scratch),
+ * then the library's contact step. */
+void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
+                     size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out);
+
 /* All pairs of the adversarial store, overlap, collide and overlap_one. */
 size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg);
 

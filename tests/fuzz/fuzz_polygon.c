@@ -340,6 +340,7 @@ static void check_bad_margin(uint32_t id, float margin) {
 typedef struct answers {
     uint8_t hit[2 * MAXSHAPES], one[MAXSHAPES];
     sepax_hit c[2 * MAXSHAPES];
+    sepax_manifold m[2 * MAXSHAPES];
 } answers;
 
 static void check_queries(uint32_t id, float margin) {
@@ -359,10 +360,20 @@ static void check_queries(uint32_t id, float margin) {
             fail("ref overlap");
         if (sepax_ref_collide_opt(store, pairs, np, &opt, want[m].c) != SEPAX_OK)
             fail("ref collide");
+        if (sepax_ref_collide_manifold_opt(store, pairs, np, &opt, want[m].m) != SEPAX_OK)
+            fail("ref manifold");
         if (sepax_ref_overlap_one_opt(store, id, 0, n, &opt, want[m].one) != SEPAX_OK)
             fail("ref one");
-        for (size_t i = 0; i < np; i++)
+        for (size_t i = 0; i < np; i++) {
             if (want[m].hit[i] != want[m].c[i].hit) fail("reference overlap and collide disagree");
+            if ((want[m].m[i].count > 0) != want[m].hit[i] || want[m].m[i].count > 2)
+                fail("reference manifold count and overlap disagree");
+            if (want[m].hit[i] &&
+                (memcmp(&want[m].m[i].normal, &want[m].c[i].normal, sizeof want[m].c[i].normal) !=
+                     0 ||
+                 memcmp(&want[m].m[i].depth, &want[m].c[i].depth, sizeof want[m].c[i].depth) != 0))
+                fail("reference manifold and collide disagree on normal or depth");
+        }
         for (uint32_t k = 0; k < n; k++)
             if (want[m].one[k] != want[m].hit[2 * k]) fail("reference one and pairs disagree");
     }
@@ -378,6 +389,9 @@ static void check_queries(uint32_t id, float margin) {
             if (memcmp(got.hit, want[m].hit, np) != 0) fail("overlap differs from the reference");
             if (sepax_collide_opt(store, pairs, np, &opt, got.c) != SEPAX_OK) fail("collide");
             if (memcmp(got.c, want[m].c, np * sizeof *got.c) != 0) fail("collide differs");
+            if (sepax_collide_manifold_opt(store, pairs, np, &opt, got.m) != SEPAX_OK)
+                fail("manifold");
+            if (memcmp(got.m, want[m].m, np * sizeof *got.m) != 0) fail("manifold differs");
             if (sepax_overlap_one_opt(store, id, 0, n, &opt, got.one) != SEPAX_OK) fail("one");
             if (memcmp(got.one, want[m].one, n) != 0) fail("overlap_one differs");
         }

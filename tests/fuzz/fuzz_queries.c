@@ -138,11 +138,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     static uint8_t want[MAXN + 64], got[MAXN + 64];
     static sepax_hit want_c[MAXN + 8], got_c[MAXN + 8];
+    static sepax_manifold want_m[MAXN + 8], got_m[MAXN + 8];
     memset(want, MARK, sizeof want);
     memset(want_c, MARK, sizeof want_c);
+    memset(want_m, MARK, sizeof want_m);
     sepax_status ref = sepax_ref_overlap_opt(store, pp, asked, popt, null_out ? NULL : want);
     sepax_status ref_c = sepax_ref_collide_opt(store, pp, asked, popt, null_out ? NULL : want_c);
     if (ref != ref_c) fail("reference overlap and collide disagree on status");
+    sepax_status ref_m =
+        sepax_ref_collide_manifold_opt(store, pp, asked, popt, null_out ? NULL : want_m);
+    if (ref != ref_m) fail("reference overlap and manifold disagree on status");
     /* what the status must be when only the margin or the ids can be wrong */
     if (asked == 0 || (pp && !null_out && asked == n)) {
         if (!margin_ok) {
@@ -157,11 +162,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
     }
     if (ref != SEPAX_OK &&
-        !(untouched(want, 0, sizeof want) && untouched(want_c, 0, sizeof want_c)))
+        !(untouched(want, 0, sizeof want) && untouched(want_c, 0, sizeof want_c) &&
+          untouched(want_m, 0, sizeof want_m)))
         fail("reference wrote on error");
     if (ref == SEPAX_OK && asked > MAXN) fail("a count past the buffers accepted");
     if (ref == SEPAX_OK && !(untouched(want, asked, sizeof want) &&
-                             untouched(want_c, asked * sizeof *want_c, sizeof want_c)))
+                             untouched(want_c, asked * sizeof *want_c, sizeof want_c) &&
+                             untouched(want_m, asked * sizeof *want_m, sizeof want_m)))
         fail("reference wrote past n");
 
     uint32_t probe;
@@ -192,18 +199,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sepax_set_backend((sepax_backend)b);
         memset(got, MARK, sizeof got);
         memset(got_c, MARK, sizeof got_c);
-        sepax_status st, st_c, st_one;
+        memset(got_m, MARK, sizeof got_m);
+        sepax_status st, st_c, st_m, st_one;
         if (extended) {
             st = sepax_overlap_opt(store, pp, asked, popt, null_out ? NULL : got);
             st_c = sepax_collide_opt(store, pp, asked, popt, null_out ? NULL : got_c);
+            st_m = sepax_collide_manifold_opt(store, pp, asked, popt, null_out ? NULL : got_m);
         } else {
             st = sepax_overlap(store, pp, asked, null_out ? NULL : got);
             st_c = sepax_collide(store, pp, asked, null_out ? NULL : got_c);
+            st_m = sepax_collide_manifold(store, pp, asked, null_out ? NULL : got_m);
         }
         if (st != ref) fail("overlap status");
         if (st_c != ref) fail("collide status");
         if (memcmp(got, want, sizeof got) != 0) fail("overlap output or markers differ");
         if (memcmp(got_c, want_c, sizeof got_c) != 0) fail("collide output or markers differ");
+        if (st_m != ref) fail("manifold status");
+        if (memcmp(got_m, want_m, sizeof got_m) != 0) fail("manifold output or markers differ");
         memset(got, MARK, sizeof got);
         if (extended)
             st_one = sepax_overlap_one_opt(store, probe, first, count, popt, null_out ? NULL : got);

@@ -1,0 +1,27 @@
+/* What the reference's manifold (reference_manifold.c) shares with its
+ * collide (reference.c); nothing here is shared with the SIMD kernels. */
+#ifndef SEPAX_REFERENCE_H
+#define SEPAX_REFERENCE_H
+
+#include "sepax_ref.h"
+
+/* Axis numbers of an answer: plane i of a is i, plane k of b is
+ * SEPAX_MAX_VERTS + k, the closest-vertices axis this. */
+#define SEPAX_REF_VERTEX_AXIS (2 * SEPAX_MAX_VERTS)
+
+typedef struct sepax_ref_answer {
+    float sep;         /* signed separation, radii included */
+    sepax_vec2 normal; /* from a to b */
+    int axis;          /* the axis that gave the normal */
+} sepax_ref_answer;
+
+/* A pair's SAT answer, the reference's way. */
+sepax_ref_answer sepax_ref_pair_answer(const sepax_shape_view *a, const sepax_shape_view *b,
+                                       float margin);
+
+/* The argument checks of the reference's pair queries (the library's order). */
+sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                   const void *out, size_t out_size, size_t out_align,
+                                   const sepax_query_options *opt, float *margin);
+
+#endif

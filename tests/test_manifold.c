@@ -1,0 +1,326 @@
+/* Contact manifolds: hand-worked cases, then properties over random stores of
+ * every kind (plain and posed, three margins):
+ *   - count > 0 exactly when collide hits, with collide's normal and depth
+ *     (bit for bit);
+ *   - no point is deeper than the depth, and the deepest point's separation
+ *     equals -depth except where clipping cut the deepest vertex away;
+ *   - each point's two surface points (point -+ separation/2 along the
+ *     normal) lie on A's and B's boundaries, judged in double precision;
+ *   - the library equals the reference bit for bit (every kernel copy is
+ *     compared in test_equivalence.c as well). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "exact.h"
+#include "sepax_ref.h"
+#include "workload.h"
+
+static uint32_t add_box(sepax_shapes *s, float x0, float y0, float x1, float y1) {
+    sepax_vec2 p[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    uint32_t id;
+    cr_assert_eq(sepax_shapes_add_polygon(s, p, 4, &id), SEPAX_OK);
+    return id;
+}
+
+static sepax_manifold one(const sepax_shapes *s, uint32_t a, uint32_t b, float margin) {
+    sepax_pair p = {a, b};
+    sepax_query_options opt = {margin};
+    sepax_manifold m, r;
+    cr_assert_eq(sepax_collide_manifold_opt(s, &p, 1, &opt, &m), SEPAX_OK);
+    cr_assert_eq(sepax_ref_collide_manifold_opt(s, &p, 1, &opt, &r), SEPAX_OK);
+    cr_assert(memcmp(&m, &r, sizeof m) == 0, "library and reference differ");
+    return m;
+}
+
+/* the point with this position, or fail */
+static const sepax_contact *point_at(const sepax_manifold *m, float x, float y) {
+    for (uint32_t i = 0; i < m->count; i++)
+        if (fabsf(m->points[i].point.x - x) < 1e-6f && fabsf(m->points[i].point.y - y) < 1e-6f)
+            return &m->points[i];
+    cr_assert_fail("no point at (%g, %g): %u points, first (%g, %g)", (double)x, (double)y,
+                   m->count, (double)m->points[0].point.x, (double)m->points[0].point.y);
+    return NULL;
+}
+
+Test(manifold, box_resting_on_box) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    uint32_t ground = add_box(s, -4, -1, 4, 0), box = add_box(s, -1, -0.25f, 1, 1.75f);
+    sepax_manifold m = one(s, ground, box, 0.0f);
+    cr_assert_eq(m.count, 2);
+    cr_assert(m.normal.x == 0.0f && m.normal.y == 1.0f);
+    cr_assert_float_eq(m.depth, 0.25f, 1e-7f);
+    /* the box's bottom corners, clipped by nothing, midway into the ground's top */
+    const sepax_contact *p = point_at(&m, -1.0f, -0.125f), *q = point_at(&m, 1.0f, -0.125f);
+    cr_assert_float_eq(p->separation, -0.25f, 1e-7f);
+    cr_assert_float_eq(q->separation, -0.25f, 1e-7f);
+    /* face 2 of the ground (its top, from (4,0) to (-4,0)) against the box's vertices 0 and 1 */
+    cr_assert_eq(p->id, SEPAX_FEATURE_ID(2, 0, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX));
+    cr_assert_eq(q->id, SEPAX_FEATURE_ID(2, 1, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX));
+    /* swapped: the normal flips, the points and ids follow the shapes */
+    sepax_manifold w = one(s, box, ground, 0.0f);
+    cr_assert_eq(w.count, 2);
+    cr_assert(w.normal.x == 0.0f && w.normal.y == -1.0f);
+    p = point_at(&w, -1.0f, -0.125f);
+    cr_assert_eq(p->id, SEPAX_FEATURE_ID(0, 2, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_FACE));
+    sepax_shapes_destroy(s);
+}
+
+Test(manifold, overhanging_box_is_clipped_to_the_face) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    /* a wide box overhanging a narrow post's top on both sides */
+    uint32_t post = add_box(s, -1, -4, 1, 0), plank = add_box(s, -3, -0.1f, 3, 0.4f);
+    sepax_manifold m = one(s, post, plank, 0.0f);
+    cr_assert_eq(m.count, 2);
+    cr_assert(m.normal.x == 0.0f && m.normal.y == 1.0f);
+    /* clipped at the post's corners: ids name the post's vertex and the plank's bottom edge */
+    const sepax_contact *p = point_at(&m, 1.0f, -0.05f), *q = point_at(&m, -1.0f, -0.05f);
+    cr_assert_float_eq(p->separation, -0.1f, 1e-6f);
+    cr_assert_eq(p->id >> 16, SEPAX_FEATURE_VERTEX | SEPAX_FEATURE_FACE << 8);
+    cr_assert_eq(q->id >> 16, SEPAX_FEATURE_VERTEX | SEPAX_FEATURE_FACE << 8);
+    cr_assert_neq(p->id, q->id);
+    sepax_shapes_destroy(s);
+}
+
+Test(manifold, speculative_points_within_the_margin) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    uint32_t ground = add_box(s, -4, -1, 4, 0);
+    uint32_t box = add_box(s, -1, 0.1f, 1, 2.1f); /* 0.1 above the ground */
+    sepax_manifold m = one(s, ground, box, 0.0f);
+    cr_assert_eq(m.count, 0);
+    sepax_manifold zero;
+    memset(&zero, 0, sizeof zero);
+    cr_assert(memcmp(&m, &zero, sizeof m) == 0, "a miss is all zeros");
+    m = one(s, ground, box, 0.25f);
+    cr_assert_eq(m.count, 2);
+    cr_assert_float_eq(m.depth, -0.1f, 1e-6f);
+    cr_assert_float_eq(point_at(&m, -1.0f, 0.05f)->separation, 0.1f, 1e-6f);
+    cr_assert_float_eq(point_at(&m, 1.0f, 0.05f)->separation, 0.1f, 1e-6f);
+    /* tilted: one corner 0.1 above, the other 0.6: a margin of 0.3 keeps only the first */
+    sepax_shapes_destroy(s);
+    s = sepax_shapes_create(4);
+    ground = add_box(s, -4, -1, 4, 0);
+    sepax_vec2 tilted[4] = {{-1, 0.1f}, {1, 0.6f}, {1, 2.6f}, {-1, 2.1f}};
+    cr_assert_eq(sepax_shapes_add_polygon(s, tilted, 4, &box), SEPAX_OK);
+    m = one(s, ground, box, 0.3f);
+    cr_assert_eq(m.count, 1);
+    cr_assert_float_eq(m.points[0].separation, 0.1f, 1e-6f);
+    sepax_shapes_destroy(s);
+}
+
+Test(manifold, curved_shapes) {
+    sepax_shapes *s = sepax_shapes_create(8);
+    uint32_t ground = add_box(s, -4, -1, 4, 0), c1, c2, cap;
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0.5f, 0.75f}, 1.0f, &c1), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){3.5f, 0.75f}, 1.0f, &c2), SEPAX_OK);
+    cr_assert_eq(
+        sepax_shapes_add_capsule(s, (sepax_vec2){-2, 0.5f}, (sepax_vec2){2, 0.5f}, 0.75f, &cap),
+        SEPAX_OK);
+    /* a circle sinking 0.25 into the ground: one point below its centre */
+    sepax_manifold m = one(s, ground, c1, 0.0f);
+    cr_assert_eq(m.count, 1);
+    cr_assert(m.normal.x == 0.0f && m.normal.y == 1.0f);
+    cr_assert_float_eq(m.points[0].point.x, 0.5f, 1e-7f);
+    cr_assert_float_eq(m.points[0].point.y, -0.125f, 1e-7f);
+    cr_assert_float_eq(m.points[0].separation, -0.25f, 1e-7f);
+    /* two circles 3 apart with radius 1 each: 1 apart, one point midway at margin 1.5 */
+    m = one(s, c1, c2, 1.5f);
+    cr_assert_eq(m.count, 1);
+    cr_assert(m.normal.x == 1.0f && m.normal.y == 0.0f);
+    cr_assert_float_eq(m.points[0].point.x, 2.0f, 1e-6f);
+    cr_assert_float_eq(m.points[0].point.y, 0.75f, 1e-6f);
+    cr_assert_float_eq(m.points[0].separation, 1.0f, 1e-6f);
+    cr_assert_eq(m.points[0].id,
+                 SEPAX_FEATURE_ID(0, 0, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_VERTEX));
+    /* a capsule lying on the ground, 0.25 deep: two points at its ends */
+    m = one(s, ground, cap, 0.0f);
+    cr_assert_eq(m.count, 2);
+    cr_assert(m.normal.x == 0.0f && m.normal.y == 1.0f);
+    cr_assert_float_eq(point_at(&m, -2.0f, -0.125f)->separation, -0.25f, 1e-6f);
+    cr_assert_float_eq(point_at(&m, 2.0f, -0.125f)->separation, -0.25f, 1e-6f);
+    sepax_shapes_destroy(s);
+}
+
+/* ---- properties over random stores ---- */
+
+static exact_shape exact_of(const sepax_shape_view *v) {
+    exact_shape e = {v->count, {0}, {0}, v->radius};
+    for (int k = 0; k < v->count; k++) {
+        e.x[k] = v->x[k];
+        e.y[k] = v->y[k];
+    }
+    return e;
+}
+
+/* Signed distance from (x, y) to the shape's boundary: < 0 inside. */
+static double boundary_distance(const exact_shape *s, double x, double y) {
+    exact_shape q = {1, {x}, {y}, 0.0};
+    double d = exact_core_distance(&q, s);
+    if (d > 0.0 || s->n < 3) return d - s->r;
+    double worst = -INFINITY; /* inside the core: the nearest edge line */
+    for (int k = 0; k < s->n; k++) {
+        int k2 = (k + 1) % s->n;
+        double ex = s->x[k2] - s->x[k], ey = s->y[k2] - s->y[k], len = hypot(ex, ey);
+        double dist = ((x - s->x[k]) * ey - (y - s->y[k]) * ex) / len; /* outward: CCW */
+        worst = fmax(worst, dist);
+    }
+    return worst - s->r;
+}
+
+static double scale_of(const exact_shape *a, const exact_shape *b) {
+    double scale = 1.0;
+    const exact_shape *s[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < s[i]->n; k++)
+            scale = fmax(scale, fmax(fabs(s[i]->x[k]), fabs(s[i]->y[k])) + s[i]->r);
+    return scale;
+}
+
+typedef struct tally {
+    size_t pairs, hits, points, two_points, deepest_exact, clipped_deeper, fallback_off_face;
+    double worst_surface; /* in tolerances */
+} tally;
+
+static void check_properties(const sepax_shapes *s, const sepax_pair *pairs, size_t n, float margin,
+                             tally *t) {
+    sepax_query_options opt = {margin};
+    sepax_hit *h = malloc(n * sizeof *h);
+    sepax_manifold *m = malloc(n * sizeof *m), *r = malloc(n * sizeof *r);
+    cr_assert(h && m && r);
+    cr_assert_eq(sepax_collide_opt(s, pairs, n, &opt, h), SEPAX_OK);
+    cr_assert_eq(sepax_collide_manifold_opt(s, pairs, n, &opt, m), SEPAX_OK);
+    cr_assert_eq(sepax_ref_collide_manifold_opt(s, pairs, n, &opt, r), SEPAX_OK);
+    cr_assert(memcmp(m, r, n * sizeof *m) == 0, "library and reference manifolds differ");
+    for (size_t i = 0; i < n; i++) {
+        t->pairs++;
+        cr_assert_eq(m[i].count > 0, h[i].hit == 1, "pair %zu: count %u, hit %u", i, m[i].count,
+                     h[i].hit);
+        if (!h[i].hit) continue;
+        t->hits++;
+        cr_assert(m[i].count <= SEPAX_MANIFOLD_POINTS);
+        cr_assert(memcmp(&m[i].normal, &h[i].normal, sizeof h[i].normal) == 0 &&
+                      memcmp(&m[i].depth, &h[i].depth, sizeof h[i].depth) == 0,
+                  "pair %zu: normal or depth differs from collide", i);
+        sepax_shape_view va, vb;
+        sepax_shapes_view(s, pairs[i].a, &va);
+        sepax_shapes_view(s, pairs[i].b, &vb);
+        exact_shape ea = exact_of(&va), eb = exact_of(&vb);
+        double tol = 1e-5 * scale_of(&ea, &eb);
+        float least = INFINITY;
+        for (uint32_t k = 0; k < m[i].count; k++) {
+            const sepax_contact *c = &m[i].points[k];
+            least = c->separation < least ? c->separation : least;
+            cr_assert(c->separation <= margin || m[i].count == 1,
+                      "pair %zu: point %u beyond the margin", i, k);
+            cr_assert((double)c->separation >= -(double)h[i].depth - tol,
+                      "pair %zu: point %u (%g) deeper than the depth %g", i, k,
+                      (double)c->separation, (double)h[i].depth);
+        }
+        t->points += m[i].count;
+        t->two_points += m[i].count == 2;
+        if (least == 0.0f - h[i].depth)
+            t->deepest_exact++;
+        else
+            t->clipped_deeper++;
+        /* surface points of every point of two sharp polygons (their boundaries are the
+         * cores'), and of the deepest point of any pair (a rounded incident edge's other end
+         * lies inside its shape, as in Box2D) */
+        int sharp = va.radius == 0.0f && vb.radius == 0.0f && va.count >= 3 && vb.count >= 3;
+        for (uint32_t k = 0; k < m[i].count; k++) {
+            const sepax_contact *c = &m[i].points[k];
+            if (!sharp && c->separation != least) continue;
+            double half = 0.5 * c->separation;
+            double ax = c->point.x - half * m[i].normal.x, ay = c->point.y - half * m[i].normal.y;
+            double bx = c->point.x + half * m[i].normal.x, by = c->point.y + half * m[i].normal.y;
+            double da = fabs(boundary_distance(&ea, ax, ay));
+            double db = fabs(boundary_distance(&eb, bx, by));
+            double worst = fmax(da, db) / tol;
+            if (worst > 1.0 &&
+                m[i].count == 1) { /* the fallback: an incident vertex off the face */
+                t->fallback_off_face++;
+                continue;
+            }
+            if (worst > t->worst_surface) t->worst_surface = worst;
+            cr_assert(worst <= 1.0,
+                      "pair %zu point %u: surface points %g and %g from A's and B's boundaries "
+                      "(tolerance %g)",
+                      i, k, da, db, tol);
+        }
+    }
+    free(h);
+    free(m);
+    free(r);
+}
+
+static void properties(int kinds, int posed) {
+    wl_config cfg = wl_default();
+    cfg.kinds = kinds;
+    cfg.pairs = test_pairs(200000);
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    cr_assert(s && pairs && wl_fill_store(s, &cfg) == SEPAX_OK);
+    if (posed) {
+        uint32_t count = sepax_shapes_count(s);
+        sepax_pose *poses = malloc(count * sizeof *poses);
+        wl_rng rng = {0xfeedu};
+        cr_assert(poses);
+        for (uint32_t i = 0; i < count; i++)
+            poses[i] = (sepax_pose){{wl_unit(&rng) - 0.5f, wl_unit(&rng) - 0.5f},
+                                    sepax_rot(6.2831853f * wl_unit(&rng))};
+        cr_assert_eq(sepax_shapes_set_poses(s, 0, count, poses), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+        free(poses);
+    }
+    cr_assert_eq(wl_make_pairs(s, &cfg, pairs), SEPAX_OK);
+    static const float margins[] = {0.0f, 0.3f, -0.2f};
+    for (int k = 0; k < 3; k++) {
+        tally t = {0};
+        check_properties(s, pairs, cfg.pairs, margins[k], &t);
+        cr_log_info("%s%s margin %4.1f: %zu pairs, %zu hits, %zu points (%zu manifolds of 2), "
+                    "deepest point at -depth exactly in %zu, shallower (deepest vertex clipped "
+                    "off) in %zu; fallback points off the reference face %zu; worst surface "
+                    "distance %.3f tolerances\n",
+                    kinds == WL_MIXED ? "mixed" : "polygons", posed ? " posed" : "",
+                    (double)margins[k], t.pairs, t.hits, t.points, t.two_points, t.deepest_exact,
+                    t.clipped_deeper, t.fallback_off_face, t.worst_surface);
+        cr_expect(t.hits > t.pairs / 10, "too few hits to say anything");
+    }
+    free(pairs);
+    sepax_shapes_destroy(s);
+}
+
+Test(manifold, properties_polygons, .timeout = 600) { properties(WL_POLYGONS, 0); }
+Test(manifold, properties_mixed, .timeout = 600) { properties(WL_MIXED, 0); }
+Test(manifold, properties_mixed_posed, .timeout = 600) { properties(WL_MIXED, 1); }
+
+Test(manifold, bad_input_writes_nothing) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    uint32_t a = add_box(s, 0, 0, 1, 1), b = add_box(s, 0.5f, 0.5f, 2, 2);
+    sepax_pair ok[2] = {{a, b}, {b, a}}, bad[2] = {{a, b}, {a, 7}};
+    sepax_manifold out[3];
+    memset(out, 0x5a, sizeof out);
+    unsigned char before[sizeof out];
+    memcpy(before, out, sizeof out);
+    cr_assert_eq(sepax_collide_manifold(NULL, ok, 2, out), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_collide_manifold(s, NULL, 2, out), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_collide_manifold(s, ok, 2, NULL), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_collide_manifold(s, bad, 2, out), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_collide_manifold(s, ok, SIZE_MAX / 8, out), SEPAX_ERR_COUNT);
+    cr_assert_eq(sepax_collide_manifold(s, ok, 2, (sepax_manifold *)((char *)out + 2)),
+                 SEPAX_ERR_MISALIGNED);
+    sepax_query_options nan = {NAN}, huge = {1e30f};
+    cr_assert_eq(sepax_collide_manifold_opt(s, ok, 2, &nan, out), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_collide_manifold_opt(s, ok, 2, &huge, out), SEPAX_ERR_RANGE);
+    cr_assert(memcmp(out, before, sizeof out) == 0, "an error wrote output");
+    cr_assert_eq(sepax_ref_collide_manifold(s, bad, 2, out), SEPAX_ERR_BAD_ID);
+    cr_assert(memcmp(out, before, sizeof out) == 0, "a reference error wrote output");
+    cr_assert_eq(sepax_collide_manifold(s, ok, 0, NULL), SEPAX_OK);
+    sepax_move moved;
+    cr_assert_eq(sepax_shapes_remove(s, a, &moved), SEPAX_OK);
+    cr_assert_eq(sepax_collide_manifold(s, ok, 1, out), SEPAX_ERR_STALE_ID);
+    cr_assert(memcmp(out, before, sizeof out) == 0, "an error wrote output");
+    sepax_shapes_destroy(s);
+}
