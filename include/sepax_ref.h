@@ -48,6 +48,11 @@ SEPAX_API sepax_status sepax_ref_collide_manifold(const sepax_shapes *store,
                                                   const sepax_pair *pairs, size_t n,
                                                   sepax_manifold *out);
 
+/// Reference version of sepax_sweep.
+SEPAX_API sepax_status sepax_ref_sweep(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                       const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
+                                       sepax_sweep_hit *out);
+
 /// A shape in world coordinates, as the reference computes it.
 typedef struct sepax_world_shape {
     int kind;                  ///< a sepax_kind

@@ -20,6 +20,9 @@ typedef struct sepax_kernel {
     void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
                         float margin, uint8_t *hit);
     void (*update)(sepax_shapes *store); /* world data from local shapes and poses */
+    /* swept SAT; va, vb per pair, NULL: not moving; velocities checked by the caller */
+    void (*sweep)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                  const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is

@@ -111,6 +111,32 @@ sepax_status sepax_collide_manifold(const sepax_shapes *store, const sepax_pair 
     return sepax_collide_manifold_opt(store, pairs, n, NULL, out);
 }
 
+/* A sweep's velocities: finite, within SEPAX_SWEEP_LIMIT; NULL is no motion. */
+static sepax_status check_velocities(const sepax_vec2 *v, size_t n) {
+    if (!v) return SEPAX_OK;
+    if ((uintptr_t)v % _Alignof(sepax_vec2)) return SEPAX_ERR_MISALIGNED;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(v[i].x) || !isfinite(v[i].y)) return SEPAX_ERR_NONFINITE;
+        if (fabsf(v[i].x) > SEPAX_SWEEP_LIMIT || fabsf(v[i].y) > SEPAX_SWEEP_LIMIT)
+            return SEPAX_ERR_RANGE;
+    }
+    return SEPAX_OK;
+}
+
+sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                         const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
+                         sepax_sweep_hit *out) {
+    const sepax_kernel *k;
+    float margin;
+    sepax_status st =
+        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_sweep_hit), NULL, &margin);
+    if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
+    if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
+    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK && n) k->sweep(store, pairs, n, velocity_a, velocity_b, out);
+    return st;
+}
+
 sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, uint32_t first,
                                    size_t count, const sepax_query_options *options, uint8_t *hit) {
     if (!store) return SEPAX_ERR_NULL;

@@ -399,6 +399,168 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
     }
 }
 
+/* ---- swept SAT: a pair per lane ---- */
+
+/* What a class's loop needs besides the pairs: the query's inputs and outputs. */
+typedef struct pair_job {
+    float margin;
+    uint8_t *hit;
+    sepax_hit *out;
+    uint8_t *axis;
+    const sepax_vec2 *va, *vb; /* sweeps: displacement per pair, NULL: not moving */
+    sepax_sweep_hit *sweep;
+} pair_job;
+
+/* Each lane's pair, B moving by (vx, vy) relative to A over t in [0, 1]:
+ * 1 in the lanes that touch, with the first time t and the normal (from A
+ * to B) then. Every edge plane's separation is linear in t; the planes give
+ * the interval of t in which all of them are within the radii (an entry
+ * from the planes moving towards the other shape, an exit from those moving
+ * away). At its start t_c the closest core vertices decide whether the
+ * entry lies in a rounded corner (curved pairs only): then the contact is
+ * when those two vertices come within the radii, a quadratic. The
+ * reference (reference_sweep.c) does the same arithmetic. No branch on data. */
+static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows *b, int nb, lf vx,
+                                    lf vy, lf *t_hit, lf *nx, lf *ny) {
+    lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
+    lf ninf = lf_load(k_ninf, k_ninf), inf = lf_sub(zero, ninf);
+    lf radii = lf_add(a->r, b->r);
+    lf t_in = ninf, t_out = inf, in_nx = zero, in_ny = zero, never = zero;
+    lf s0 = ninf, n0x = zero, n0y = zero; /* the planes' SAT at t = 0 */
+    for (int side = 0; side < 2; side++) {
+        const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
+        int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
+        UNROLL8
+        for (int i = 0; i < np; i++) {
+            lf m = lf_add(lf_mul(p->nx[i], v->x[0]), lf_mul(p->ny[i], v->y[0]));
+            UNROLL8
+            for (int j = 1; j < nv; j++)
+                m = lf_min(lf_add(lf_mul(p->nx[i], v->x[j]), lf_mul(p->ny[i], v->y[j])), m);
+            lf s = lf_sub(m, p->c[i]);
+            lf dot = lf_add(lf_mul(p->nx[i], vx), lf_mul(p->ny[i], vy));
+            lf rate = side ? lf_sub(zero, dot) : dot; /* A moves by -v against B's planes */
+            lf px = side ? lf_sub(zero, p->nx[i]) : p->nx[i];
+            lf py = side ? lf_sub(zero, p->ny[i]) : p->ny[i];
+            lf tc = lf_div(lf_sub(radii, s), rate);
+            lf enter = lf_sel_lt(rate, zero, tc, ninf);
+            in_nx = lf_sel_gt(enter, t_in, px, in_nx);
+            in_ny = lf_sel_gt(enter, t_in, py, in_ny);
+            t_in = lf_max(enter, t_in);
+            t_out = lf_min(lf_sel_gt(rate, zero, tc, inf), t_out);
+            /* a plane not moving, beyond the radii: never */
+            lf apart = lf_sel_gt(s, radii, one, zero);
+            never = lf_max(lf_sel_lt(rate, zero, zero, lf_sel_gt(rate, zero, zero, apart)), never);
+            n0x = lf_sel_gt(s, s0, px, n0x);
+            n0y = lf_sel_gt(s, s0, py, n0y);
+            s0 = lf_max(s, s0);
+        }
+    }
+    lf t_c = lf_max(t_in, zero);
+    lf ok = lf_sel_gt(never, zero, zero, one);
+    ok = lf_sel_gt(t_in, t_out, zero, ok);
+    ok = lf_sel_gt(t_c, one, zero, ok);
+    ok = lf_sel_gt(t_c, t_out, zero, ok);
+    /* B at t_c, and its closest vertex pair with A (the first closest, A's vertex outer) */
+    lf bx[8], by[8];
+    UNROLL8
+    for (int j = 0; j < nb; j++) {
+        bx[j] = lf_add(b->x[j], lf_mul(vx, t_c));
+        by[j] = lf_add(b->y[j], lf_mul(vy, t_c));
+    }
+    lf bdx = zero, bdy = zero, bd2 = zero;
+    UNROLL8
+    for (int i = 0; i < na; i++) {
+        UNROLL8
+        for (int j = 0; j < nb; j++) {
+            lf dx = lf_sub(bx[j], a->x[i]), dy = lf_sub(by[j], a->y[i]);
+            lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
+            if (i == 0 && j == 0) {
+                bdx = dx;
+                bdy = dy;
+                bd2 = d2;
+            } else {
+                bdx = lf_sel_lt(d2, bd2, dx, bdx);
+                bdy = lf_sel_lt(d2, bd2, dy, bdy);
+                bd2 = lf_min(d2, bd2);
+            }
+        }
+    }
+    lf ux, uy;
+    unit_lanes(bdx, bdy, bd2, &ux, &uy);
+    lf hi = lf_add(lf_mul(ux, a->x[0]), lf_mul(uy, a->y[0]));
+    UNROLL8
+    for (int i = 1; i < na; i++) hi = lf_max(lf_add(lf_mul(ux, a->x[i]), lf_mul(uy, a->y[i])), hi);
+    lf lo = lf_add(lf_mul(ux, bx[0]), lf_mul(uy, by[0]));
+    UNROLL8
+    for (int j = 1; j < nb; j++) lo = lf_min(lf_add(lf_mul(ux, bx[j]), lf_mul(uy, by[j])), lo);
+    lf su = lf_sub(lo, hi);
+    /* in a rounded corner: the closest vertices are still beyond the radii */
+    lf corner = lf_sel_gt(radii, zero, lf_sel_gt(su, radii, one, zero), zero);
+    /* |d + v tau| = radii: tau = (-(d.v) - sqrt(|v|^2 radii^2 - (d x v)^2)) / |v|^2 */
+    lf vv = lf_add(lf_mul(vx, vx), lf_mul(vy, vy));
+    lf dv = lf_add(lf_mul(bdx, vx), lf_mul(bdy, vy));
+    lf cr = lf_sub(lf_mul(bdx, vy), lf_mul(bdy, vx));
+    lf disc = lf_sub(lf_mul(vv, lf_mul(radii, radii)), lf_mul(cr, cr));
+    lf tau = lf_max(lf_div(lf_sub(lf_sub(zero, dv), lf_sqrt(disc)), vv), zero);
+    lf reach =
+        lf_sel_lt(disc, zero, zero, lf_sel_lt(dv, zero, lf_sel_gt(vv, zero, ok, zero), zero));
+    lf t_corner = lf_add(t_c, tau);
+    reach = lf_sel_gt(t_corner, one, zero, lf_sel_gt(t_corner, t_out, zero, reach));
+    lf cx = lf_add(bdx, lf_mul(vx, tau)), cy = lf_add(bdy, lf_mul(vy, tau)), cux, cuy;
+    unit_lanes(cx, cy, lf_add(lf_mul(cx, cx), lf_mul(cy, cy)), &cux, &cuy);
+    /* not in a corner: the entry plane's normal, or at t = 0 the least penetration's */
+    lf snx = lf_sel_gt(radii, zero, lf_sel_gt(su, s0, ux, n0x), n0x);
+    lf sny = lf_sel_gt(radii, zero, lf_sel_gt(su, s0, uy, n0y), n0y);
+    lf fnx = lf_sel_gt(t_in, zero, in_nx, snx), fny = lf_sel_gt(t_in, zero, in_ny, sny);
+    *t_hit = lf_sel_gt(corner, zero, t_corner, t_c);
+    *nx = lf_sel_gt(corner, zero, cux, fnx);
+    *ny = lf_sel_gt(corner, zero, cuy, fny);
+    return lf_sel_gt(corner, zero, reach, ok);
+}
+
+/* Pairs pairs[base + idx[k]] for k < n (padded to whole steps), one lane
+ * class (na, nb rows), swept. */
+static ALWAYS_INLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+                                    const uint16_t *idx, size_t n, int na, int nb,
+                                    const pair_job *job) {
+    for (size_t i = 0; i < n; i += LANES) {
+        size_t pos[LANES];
+        uint32_t ia[LANES], ib[LANES];
+        _Alignas(64) float fvx[LANES], fvy[LANES];
+        for (int t = 0; t < LANES; t++) {
+            pos[t] = base + idx[i + (size_t)t];
+            ia[t] = pairs[pos[t]].a & SEPAX_ID_INDEX_MASK;
+            ib[t] = pairs[pos[t]].b & SEPAX_ID_INDEX_MASK;
+            sepax_vec2 va = job->va ? job->va[pos[t]] : (sepax_vec2){0.0f, 0.0f};
+            sepax_vec2 vb = job->vb ? job->vb[pos[t]] : (sepax_vec2){0.0f, 0.0f};
+            fvx[t] = vb.x - va.x;
+            fvy[t] = vb.y - va.y;
+        }
+        lane_shapes sa, sb;
+        lane_shapes_of(st, ia, &sa);
+        lane_shapes_of(st, ib, &sb);
+        lane_rows a, b;
+        load_rows(&sa, na, &a);
+        load_rows(&sb, nb, &b);
+        lf t, nx, ny;
+        lf ok =
+            sweep_lanes(&a, na, &b, nb, lf_load(fvx, fvx + 8), lf_load(fvy, fvy + 8), &t, &nx, &ny);
+        float fo[LANES], ft[LANES], fx[LANES], fy[LANES];
+        lf_store(ok, fo);
+        lf_store(t, ft);
+        lf_store(nx, fx);
+        lf_store(ny, fy);
+        for (int k = 0; k < LANES; k++) {
+            uint32_t keep = 0u - (uint32_t)(fo[k] != 0.0f); /* +0 for zeros, all zero on a miss */
+            sepax_sweep_hit h = {keep & 1u,
+                                 bits_float(float_bits(ft[k] + 0.0f) & keep),
+                                 {bits_float(float_bits(fx[k] + 0.0f) & keep),
+                                  bits_float(float_bits(fy[k] + 0.0f) & keep)}};
+            job->sweep[pos[k]] = h;
+        }
+    }
+}
+
 /* ---- one function per pair class and query ----
  * Each class's loop is its own function, called once per class and chunk:
  * the call costs nothing next to a chunk's work, and compilers (register
@@ -407,48 +569,47 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
  * one function holding them all would. */
 
 typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                          const uint16_t *idx, size_t n, float margin, uint8_t *hit, sepax_hit *out,
-                          uint8_t *axis);
+                          const uint16_t *idx, size_t n, const pair_job *job);
 
-#define CLASS_ARGS                                                                                 \
-    const sepax_shapes *st, const sepax_pair *pairs, size_t base, const uint16_t *idx, size_t n,   \
-        float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis
 #define CLASS_RUN(name, call)                                                                      \
-    static NOINLINE void name(CLASS_ARGS) {                                                        \
-        (void)hit;                                                                                 \
-        (void)out;                                                                                 \
-        (void)axis;                                                                                \
+    static NOINLINE void name(const sepax_shapes *st, const sepax_pair *pairs, size_t base,        \
+                              const uint16_t *idx, size_t n, const pair_job *job) {                \
         call;                                                                                      \
     }
 #define LANE_RUNS(ra, rb)                                                                          \
-    CLASS_RUN(                                                                                     \
-        lanes_##ra##rb##_overlap,                                                                  \
-        run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 0, margin, hit, out, axis))   \
-    CLASS_RUN(                                                                                     \
-        lanes_##ra##rb##_collide,                                                                  \
-        run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 1, margin, hit, out, axis))
+    CLASS_RUN(lanes_##ra##rb##_overlap,                                                            \
+              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 0, job->margin,         \
+                        job->hit, job->out, job->axis))                                            \
+    CLASS_RUN(lanes_##ra##rb##_collide,                                                            \
+              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 1, job->margin,         \
+                        job->hit, job->out, job->axis))                                            \
+    CLASS_RUN(lanes_##ra##rb##_sweep, run_sweep(st, pairs, base, idx, n, 1 << ra, 1 << rb, job))
 #define LANE_RUNS_A(ra) LANE_RUNS(ra, 0) LANE_RUNS(ra, 1) LANE_RUNS(ra, 2) LANE_RUNS(ra, 3)
 
-CLASS_RUN(slots_overlap, run_slots(st, pairs, base, idx, n, 0, margin, hit, out, axis))
-CLASS_RUN(slots_collide, run_slots(st, pairs, base, idx, n, 1, margin, hit, out, axis))
+CLASS_RUN(slots_overlap,
+          run_slots(st, pairs, base, idx, n, 0, job->margin, job->hit, job->out, job->axis))
+CLASS_RUN(slots_collide,
+          run_slots(st, pairs, base, idx, n, 1, job->margin, job->hit, job->out, job->axis))
 LANE_RUNS_A(0)
 LANE_RUNS_A(1)
 LANE_RUNS_A(2)
 LANE_RUNS_A(3)
 
 #define LANE_ROW(ra, q) lanes_##ra##0_##q, lanes_##ra##1_##q, lanes_##ra##2_##q, lanes_##ra##3_##q
-/* in class order (kernel.h): the slot class, then A's rows outer, B's inner */
-static const class_run k_class_run[2][SEPAX_PAIR_CLASSES] = {
+/* in class order (kernel.h): the slot class, then A's rows outer, B's inner.
+ * Sweeps run every pair in lanes (run_pairs never gives them the slot class). */
+enum { QUERY_OVERLAP, QUERY_COLLIDE, QUERY_SWEEP };
+static const class_run k_class_run[3][SEPAX_PAIR_CLASSES] = {
     {slots_overlap, LANE_ROW(0, overlap), LANE_ROW(1, overlap), LANE_ROW(2, overlap),
      LANE_ROW(3, overlap)},
     {slots_collide, LANE_ROW(0, collide), LANE_ROW(1, collide), LANE_ROW(2, collide),
      LANE_ROW(3, collide)},
+    {NULL, LANE_ROW(0, sweep), LANE_ROW(1, sweep), LANE_ROW(2, sweep), LANE_ROW(3, sweep)},
 };
 #undef LANE_ROW
 #undef LANE_RUNS_A
 #undef LANE_RUNS
 #undef CLASS_RUN
-#undef CLASS_ARGS
 
 static NOINLINE void circles_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                      float margin, uint8_t *hit) {
@@ -468,19 +629,20 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
  * a pair of stack (6.5 KiB with 8 lanes, 13 KiB with 16) and stay in L1. */
 #define CHUNK (256 * LANES)
 
-static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
-                      int collide, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
-    int mpos = margin > 0.0f;
-    const class_run *run = k_class_run[collide != 0];
-    if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count) { /* a store of circles only */
-        if (collide)
-            circles_collide(st, pairs, n, margin, out, axis);
+static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
+                      const pair_job *job) {
+    /* a positive margin, or a sweep, sends sharp pairs to the lanes too */
+    int mpos = job->margin > 0.0f || query == QUERY_SWEEP;
+    const class_run *run = k_class_run[query];
+    if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count && query != QUERY_SWEEP) { /* circles only */
+        if (query == QUERY_COLLIDE)
+            circles_collide(st, pairs, n, job->margin, job->out, job->axis);
         else
-            circles_overlap(st, pairs, n, margin, hit);
+            circles_overlap(st, pairs, n, job->margin, job->hit);
         return;
     }
     if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) { /* of sharp polygons only */
-        run[SEPAX_PAIR_SLOT](st, pairs, 0, NULL, n, margin, hit, out, axis);
+        run[SEPAX_PAIR_SLOT](st, pairs, 0, NULL, n, job);
         return;
     }
     /* mixed: sort each chunk's pairs by class (a counting sort, each class's
@@ -538,18 +700,26 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
             for (size_t e = start[c] + total[c]; total[c] && (e - start[c]) % LANES; e++)
                 idx[e] = idx[start[c] + total[c] - 1];
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++)
-            if (total[c]) run[c](st, pairs, base, idx + start[c], total[c], margin, hit, out, axis);
+            if (total[c]) run[c](st, pairs, base, idx + start[c], total[c], job);
     }
 }
 
 static void kernel_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
                            uint8_t *hit) {
-    run_pairs(st, pairs, n, margin, 0, hit, NULL, NULL);
+    pair_job job = {margin, hit, NULL, NULL, NULL, NULL, NULL};
+    run_pairs(st, pairs, n, QUERY_OVERLAP, &job);
 }
 
 static void kernel_collide(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
                            sepax_hit *out, uint8_t *axis) {
-    run_pairs(st, pairs, n, margin, 1, NULL, out, axis);
+    pair_job job = {margin, NULL, out, axis, NULL, NULL, NULL};
+    run_pairs(st, pairs, n, QUERY_COLLIDE, &job);
+}
+
+static void kernel_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                         const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out) {
+    pair_job job = {0.0f, NULL, NULL, NULL, va, vb, out};
+    run_pairs(st, pairs, n, QUERY_SWEEP, &job);
 }
 
 /* ---- one shape against a range: a lane per target ---- */
@@ -664,4 +834,5 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st); /* update_kernel.c */
 const sepax_kernel SEPAX_KERNEL_NAME = {
     STR(SEPAX_KERNEL_NAME), SEPAX_KERNEL_BACKEND, kernel_overlap,
     kernel_collide,         kernel_overlap_one,   CAT(SEPAX_KERNEL_NAME, _update),
+    kernel_sweep,
 };

@@ -92,12 +92,74 @@ static size_t check_store_margin(const sepax_kernel *k, const sepax_shapes *s,
                                  const sepax_pair *pairs, size_t n, int probes, float margin,
                                  size_t *compared, check_msg *msg);
 
+/* Velocities for sweeps, from the pair's position: still, slow, and bullets
+ * crossing the whole store in a step. */
+static sepax_vec2 test_velocity(size_t i, int side) {
+    uint64_t h = (uint64_t)(i * 2 + (size_t)side + 1) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    float x = (float)(int)(h & 0xffff) - 32768.0f, y = (float)(int)((h >> 16) & 0xffff) - 32768.0f;
+    switch ((h >> 40) % 4) {
+    case 0: return (sepax_vec2){0.0f, 0.0f};
+    case 1: return (sepax_vec2){x / 8192.0f, y / 8192.0f};           /* up to 4 per step */
+    case 2: return (sepax_vec2){x / 32.0f, y / 32.0f};               /* up to 1000 per step */
+    default: return (sepax_vec2){x / 65536.0f, 0.0f - y / 65536.0f}; /* slow */
+    }
+}
+
+size_t check_sweep(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
+                   size_t *compared, check_msg *msg) {
+    sepax_vec2 *va = malloc((n ? n : 1) * sizeof *va), *vb = malloc((n ? n : 1) * sizeof *vb);
+    sepax_sweep_hit *want = malloc((n ? n : 1) * sizeof *want),
+                    *got = malloc((n ? n : 1) * sizeof *got);
+    size_t bad = 0;
+    if (!va || !vb || !want || !got) {
+        snprintf(msg->text, sizeof msg->text, "out of memory");
+        bad = 1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        va[i] = test_velocity(i, 0);
+        vb[i] = test_velocity(i, 1);
+    }
+    /* both moving, then only B (A NULL) */
+    for (int pass = 0; pass < 2; pass++) {
+        const sepax_vec2 *pa = pass ? NULL : va;
+        if (n && sepax_ref_sweep(s, pairs, n, pa, vb, want) != SEPAX_OK) {
+            snprintf(msg->text, sizeof msg->text, "reference sweep refused the workload");
+            bad++;
+            break;
+        }
+        memset(got, 0xff, n * sizeof *got);
+        if (n) k->sweep(s, pairs, n, pa, vb, got);
+        for (size_t i = 0; i < n; i++) {
+            if (memcmp(&got[i], &want[i], sizeof got[i]) == 0) continue;
+            if (!bad++)
+                snprintf(msg->text, sizeof msg->text,
+                         "sweep[%zu] (%u,%u) v (%a,%a)-(%a,%a): hit %u t %a n (%a,%a); reference "
+                         "hit %u t %a n (%a,%a)",
+                         i, pairs[i].a, pairs[i].b, (double)vb[i].x, (double)vb[i].y,
+                         pa ? (double)pa[i].x : 0.0, pa ? (double)pa[i].y : 0.0, got[i].hit,
+                         (double)got[i].t, (double)got[i].normal.x, (double)got[i].normal.y,
+                         want[i].hit, (double)want[i].t, (double)want[i].normal.x,
+                         (double)want[i].normal.y);
+        }
+        *compared += n;
+    }
+out:
+    free(va);
+    free(vb);
+    free(want);
+    free(got);
+    return bad;
+}
+
 size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
                    int probes, size_t *compared, check_msg *msg) {
     size_t bad = 0;
     for (size_t m = 0; m < NMARGINS; m++)
         bad += check_store_margin(k, s, pairs, n, m ? (probes + 3) / 4 : probes, margins[m],
                                   compared, msg);
+    bad += check_sweep(k, s, pairs, n, compared, msg);
     return bad;
 }
 

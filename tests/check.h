@@ -42,6 +42,11 @@ size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pai
 void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
                      size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out);
 
+/* Sweeps of the pairs with velocities from still to 1000 units a step, both
+ * shapes moving and only B, against the reference bit for bit. */
+size_t check_sweep(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
+                   size_t *compared, check_msg *msg);
+
 /* All pairs of the adversarial store, overlap, collide and overlap_one. */
 size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg);
 

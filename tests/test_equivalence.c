@@ -1,6 +1,6 @@
 /* Every kernel copy against the scalar reference, bit for bit: random
  * rounds of 1M pairs per shape mix (polygons, mixed kinds, circles; overlap,
- * collide and contact manifolds at three margins, plus one-vs-many),
+ * collide and contact manifolds at three margins, sweeps, plus one-vs-many),
  * the adversarial store, every batch size with marker bytes, and the same
  * again with denormals flushed. SEPAX_TEST_ROUNDS lowers the rounds for a
  * quick local run; CI uses the default. */
@@ -51,8 +51,8 @@ static void full_check(const char *name) {
         cr_expect(bad == 0, "%s random %s: %zu mismatches of %zu: %s", name, kinds[kind], bad,
                   compared, msg.text);
         /* at margins 0, + and -: three results (overlap, collide, manifold) per
-         * pair, plus 8 + 2 + 2 probes x shapes */
-        cr_expect(compared == (size_t)r * (9 * cfg.pairs + 12 * cfg.shapes), "compared %zu",
+         * pair, two sweeps per pair, plus 8 + 2 + 2 probes x shapes */
+        cr_expect(compared == (size_t)r * (11 * cfg.pairs + 12 * cfg.shapes), "compared %zu",
                   compared);
         cr_log_info("%s: %zu random pairs of %s at 3 margins, %zu results compared, all "
                     "bit-identical",
