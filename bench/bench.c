@@ -6,7 +6,7 @@
  *
  *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
  *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
- *               [--only overlap|collide|one|update --loops N]
+ *               [--only overlap|collide|one|update|manifold|sweep --loops N]
  *               [--kinds polygons|mixed|circles] [--pair-kinds A-B] [--margin M]
  *
  * --kinds picks the store's shapes (tests/workload.c: "mixed" is 30% circles,
@@ -53,7 +53,7 @@ static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
             "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
-            "          [--json] [--only overlap|collide|one|update --loops N]\n"
+            "          [--json] [--only overlap|collide|one|update|manifold|sweep --loops N]\n"
             "          [--kinds polygons|mixed|circles] [--pair-kinds circle|capsule|polygon-...]\n"
             "          [--margin M]\n",
             argv0);
@@ -121,8 +121,9 @@ static opts parse(int argc, char **argv) {
     return o;
 }
 
-enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_UPDATE, Q_COUNT };
-static const char *const query_names[Q_COUNT] = {"overlap", "collide", "one-vs-many", "update"};
+enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_UPDATE, Q_MANIFOLD, Q_SWEEP, Q_COUNT };
+static const char *const query_names[Q_COUNT] = {"overlap", "collide",  "one-vs-many",
+                                                 "update",  "manifold", "sweep"};
 
 typedef struct workload {
     sepax_shapes *store;
@@ -131,6 +132,9 @@ typedef struct workload {
     uint32_t probes;
     uint8_t *hit;
     sepax_hit *out;
+    sepax_manifold *man;
+    sepax_sweep_hit *sweep;
+    sepax_vec2 *vel;          /* B's displacement per pair for sweeps (A still) */
     sepax_query_options opt;  /* every query's margin */
     sepax_world_shape *world; /* the reference's update writes here */
 } workload;
@@ -146,6 +150,12 @@ static sepax_status run(const workload *w, int query, int reference) {
     case Q_COLLIDE:
         return reference ? sepax_ref_collide_opt(w->store, w->pairs, w->n, &w->opt, w->out)
                          : sepax_collide_opt(w->store, w->pairs, w->n, &w->opt, w->out);
+    case Q_MANIFOLD:
+        return reference ? sepax_ref_collide_manifold_opt(w->store, w->pairs, w->n, &w->opt, w->man)
+                         : sepax_collide_manifold_opt(w->store, w->pairs, w->n, &w->opt, w->man);
+    case Q_SWEEP:
+        return reference ? sepax_ref_sweep(w->store, w->pairs, w->n, NULL, w->vel, w->sweep)
+                         : sepax_sweep(w->store, w->pairs, w->n, NULL, w->vel, w->sweep);
     case Q_UPDATE: /* world data from local shapes and poses, per shape */
         if (!reference) return sepax_shapes_update(w->store);
         for (uint32_t i = 0; i < shapes && st == SEPAX_OK; i++)
@@ -186,13 +196,15 @@ static int world_matches(const workload *w) {
 
 /* Whole-process mode: one query, one backend, --loops times. */
 static int run_only(const opts *o, const workload *w) {
-    int q = strcmp(o->only, "overlap") == 0   ? Q_OVERLAP
-            : strcmp(o->only, "collide") == 0 ? Q_COLLIDE
-            : strcmp(o->only, "one") == 0     ? Q_ONE
-            : strcmp(o->only, "update") == 0  ? Q_UPDATE
-                                              : -1;
+    int q = strcmp(o->only, "overlap") == 0    ? Q_OVERLAP
+            : strcmp(o->only, "collide") == 0  ? Q_COLLIDE
+            : strcmp(o->only, "one") == 0      ? Q_ONE
+            : strcmp(o->only, "update") == 0   ? Q_UPDATE
+            : strcmp(o->only, "manifold") == 0 ? Q_MANIFOLD
+            : strcmp(o->only, "sweep") == 0    ? Q_SWEEP
+                                               : -1;
     if (q < 0) {
-        fprintf(stderr, "--only takes overlap, collide, one or update\n");
+        fprintf(stderr, "--only takes overlap, collide, one, update, manifold or sweep\n");
         return 2;
     }
     int reference = strcmp(o->backend, "reference") == 0;
@@ -215,7 +227,10 @@ static int run_only(const opts *o, const workload *w) {
     size_t sum = 0, n = tests_of(w, q);
     if (o->loops > 0)
         for (size_t i = 0; i < n && q != Q_UPDATE; i++)
-            sum += q == Q_COLLIDE ? w->out[i].hit : w->hit[i];
+            sum += q == Q_COLLIDE    ? w->out[i].hit
+                   : q == Q_MANIFOLD ? (w->man[i].count > 0)
+                   : q == Q_SWEEP    ? w->sweep[i].hit
+                                     : w->hit[i];
     printf("%s %s x%d: %zu of %zu overlap\n", o->backend, query_names[q], o->loops, sum, n);
     return 0;
 }
@@ -237,10 +252,15 @@ int main(int argc, char **argv) {
     w.hit = malloc(hit_n);
     w.out = malloc(w.n * sizeof *w.out);
     w.world = malloc((size_t)o.cfg.shapes * sizeof *w.world);
+    w.man = malloc(w.n * sizeof *w.man);
+    w.sweep = malloc(w.n * sizeof *w.sweep);
+    w.vel = malloc(w.n * sizeof *w.vel);
+    sepax_manifold *want_man = malloc(w.n * sizeof *want_man);
+    sepax_sweep_hit *want_sweep = malloc(w.n * sizeof *want_sweep);
     uint8_t *want_hit = malloc(hit_n), *want_one = malloc(hit_n);
     sepax_hit *want_out = malloc(w.n * sizeof *want_out);
     if (!w.store || !w.pairs || !w.hit || !w.out || !w.world || !want_hit || !want_one ||
-        !want_out) {
+        !want_out || !w.man || !w.sweep || !w.vel || !want_man || !want_sweep) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -248,6 +268,14 @@ int main(int argc, char **argv) {
         wl_make_pairs(w.store, &o.cfg, w.pairs) != SEPAX_OK) {
         fprintf(stderr, "could not build the workload\n");
         return 1;
+    }
+
+    /* sweeps: B moves up to 4 units a step in any direction, one pair in 8 a bullet
+     * crossing the store (up to 1000 units) */
+    wl_rng vr = {o.cfg.seed ^ 0x5a5au};
+    for (size_t i = 0; i < w.n; i++) {
+        float speed = i % 8 == 7 ? 2000.0f : 8.0f;
+        w.vel[i] = (sepax_vec2){speed * (wl_unit(&vr) - 0.5f), speed * (wl_unit(&vr) - 0.5f)};
     }
 
     if (o.only) return run_only(&o, &w);
@@ -278,6 +306,10 @@ int main(int argc, char **argv) {
     run(&w, Q_ONE, 1);
     memcpy(want_one, w.hit, one_n);
     run(&w, Q_UPDATE, 1);
+    run(&w, Q_MANIFOLD, 1);
+    memcpy(want_man, w.man, w.n * sizeof *w.man);
+    run(&w, Q_SWEEP, 1);
+    memcpy(want_sweep, w.sweep, w.n * sizeof *w.sweep);
     size_t overlaps = 0;
     for (size_t i = 0; i < w.n; i++) overlaps += want_hit[i];
     int mismatch = 0;
@@ -289,6 +321,10 @@ int main(int argc, char **argv) {
             run(&w, Q_COLLIDE, 0) != SEPAX_OK || memcmp(w.out, want_out, w.n * sizeof *w.out) != 0;
         bad |= run(&w, Q_ONE, 0) != SEPAX_OK || memcmp(w.hit, want_one, one_n) != 0;
         bad |= run(&w, Q_UPDATE, 0) != SEPAX_OK || !world_matches(&w);
+        bad |=
+            run(&w, Q_MANIFOLD, 0) != SEPAX_OK || memcmp(w.man, want_man, w.n * sizeof *w.man) != 0;
+        bad |= run(&w, Q_SWEEP, 0) != SEPAX_OK ||
+               memcmp(w.sweep, want_sweep, w.n * sizeof *w.sweep) != 0;
         if (bad) {
             fprintf(stderr, "MISMATCH: backend %s differs from the reference\n",
                     sepax_backend_name(list[i]));
@@ -364,5 +400,10 @@ int main(int argc, char **argv) {
     free(want_hit);
     free(want_one);
     free(want_out);
+    free(w.man);
+    free(w.sweep);
+    free(w.vel);
+    free(want_man);
+    free(want_sweep);
     return mismatch ? 1 : 0;
 }

@@ -430,11 +430,9 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     for (int side = 0; side < 2; side++) {
         const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
         int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
-        UNROLL8
         for (int i = 0; i < np; i++) {
             lf m = lf_add(lf_mul(p->nx[i], v->x[0]), lf_mul(p->ny[i], v->y[0]));
-            UNROLL8
-            for (int j = 1; j < nv; j++)
+                for (int j = 1; j < nv; j++)
                 m = lf_min(lf_add(lf_mul(p->nx[i], v->x[j]), lf_mul(p->ny[i], v->y[j])), m);
             lf s = lf_sub(m, p->c[i]);
             lf dot = lf_add(lf_mul(p->nx[i], vx), lf_mul(p->ny[i], vy));
@@ -462,15 +460,12 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     ok = lf_sel_gt(t_c, t_out, zero, ok);
     /* B at t_c, and its closest vertex pair with A (the first closest, A's vertex outer) */
     lf bx[8], by[8];
-    UNROLL8
     for (int j = 0; j < nb; j++) {
         bx[j] = lf_add(b->x[j], lf_mul(vx, t_c));
         by[j] = lf_add(b->y[j], lf_mul(vy, t_c));
     }
     lf bdx = zero, bdy = zero, bd2 = zero;
-    UNROLL8
     for (int i = 0; i < na; i++) {
-        UNROLL8
         for (int j = 0; j < nb; j++) {
             lf dx = lf_sub(bx[j], a->x[i]), dy = lf_sub(by[j], a->y[i]);
             lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
@@ -488,10 +483,8 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     lf ux, uy;
     unit_lanes(bdx, bdy, bd2, &ux, &uy);
     lf hi = lf_add(lf_mul(ux, a->x[0]), lf_mul(uy, a->y[0]));
-    UNROLL8
     for (int i = 1; i < na; i++) hi = lf_max(lf_add(lf_mul(ux, a->x[i]), lf_mul(uy, a->y[i])), hi);
     lf lo = lf_add(lf_mul(ux, bx[0]), lf_mul(uy, by[0]));
-    UNROLL8
     for (int j = 1; j < nb; j++) lo = lf_min(lf_add(lf_mul(ux, bx[j]), lf_mul(uy, by[j])), lo);
     lf su = lf_sub(lo, hi);
     /* in a rounded corner: the closest vertices are still beyond the radii */
@@ -519,8 +512,11 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
 }
 
 /* Pairs pairs[base + idx[k]] for k < n (padded to whole steps), one lane
- * class (na, nb rows), swept. */
-static ALWAYS_INLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+ * class (na, nb rows), swept. One function for every class, its loops rolled
+ * and sized at run time (the same for a whole class, so well predicted):
+ * unrolled per class like the overlap kernels, sweeps would triple the
+ * kernel's build time, worst under the sanitizers. */
+static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
                                     const uint16_t *idx, size_t n, int na, int nb,
                                     const pair_job *job) {
     for (size_t i = 0; i < n; i += LANES) {

@@ -2,8 +2,7 @@
 # Quick start, part 2 (and what CI runs): install what is missing, then
 #  1. gcc build with --werror: Criterion suites, equivalence driver, example
 #  2. clang build with --werror: the same tests
-#  3. ASan + UBSan build: the same tests, any report fails (leak checks: see below);
-#     ThreadSanitizer on the many-threads test
+#  3. ASan + UBSan build (clang): the same tests, any report fails (leak checks: see below)
 #  4. aarch64 cross build: the NEON kernel against the reference under
 #     qemu-user, 1M random pairs per shape mix at three margins (the plain
 #     driver: Criterion's runner hangs
@@ -11,7 +10,8 @@
 #  5. checks: exported symbols, no fused multiply-add in the library,
 #     clang-format, install + pkg-config consumer, meson subproject consumer
 #  6. valgrind memcheck: the Criterion suites and the equivalence driver
-#     (one random round of 20k pairs per store), zero reports
+#     (one random round of 20k pairs per store), zero reports; helgrind on
+#     the many-threads test (no data race)
 #  7. libFuzzer (clang, ASan + UBSan): each target FUZZ_SECONDS (60) from
 #     its committed seed corpus; any finding fails
 # Build folders are build-test-*; set KEEP=1 to reuse them between runs.
@@ -35,11 +35,14 @@ fresh build-test-clang
 ninja -C build-test-clang
 meson test -C build-test-clang --print-errorlogs
 
-step "3/7 AddressSanitizer + UndefinedBehaviorSanitizer, ThreadSanitizer"
+step "3/7 AddressSanitizer + UndefinedBehaviorSanitizer"
 fresh build-test-asan
-[ -d build-test-asan ] || CC=gcc meson setup build-test-asan --werror -Dbuildtype=debugoptimized \
-  -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
-  -Dbench=false >/dev/null
+# clang: gcc takes tens of minutes to instrument the unrolled lane kernels. The emulated
+# kernel copies are checked in stages 1, 2 and 6; here they would only add build time.
+[ -d build-test-asan ] || CC=clang CXX=clang++ meson setup build-test-asan --werror \
+  -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all \
+  -Demulated_kernels=false -Dbench=false >/dev/null
 ninja -C build-test-asan
 # LeakSanitizer for the plain programs; not for the Criterion binaries, whose runner process
 # (libcriterion 2.4) now and then leaks 48 bytes of its own. Leaks of ours inside Criterion
@@ -50,12 +53,6 @@ ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 SEPAX_TEST_ROUNDS=1 ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
   meson test -C build-test-asan --print-errorlogs --timeout-multiplier 4 --suite criterion
 unset UBSAN_OPTIONS
-# ThreadSanitizer: many threads querying one store (the rest of the suite is single-threaded)
-fresh build-test-tsan
-[ -d build-test-tsan ] || CC=clang meson setup build-test-tsan --werror -Dbuildtype=debugoptimized \
-  -Db_sanitize=thread -Db_lundef=false -Dbench=false >/dev/null
-ninja -C build-test-tsan tests/sepax-threads
-TSAN_OPTIONS=halt_on_error=1 build-test-tsan/tests/sepax-threads --pairs 20000 --rounds 2
 
 step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon
@@ -105,15 +102,19 @@ ninja -C "$sub/build" >/dev/null
 "$sub/build/example"
 echo "meson subproject consumer: ok"
 
-step "6/7 valgrind memcheck"
+step "6/7 valgrind memcheck, helgrind"
 SEPAX_TEST_ROUNDS=1 SEPAX_TEST_PAIRS=20000 meson test -C build-test-gcc --print-errorlogs \
   --timeout-multiplier 4 --wrap="$root/tools/valgrind-wrap.sh"
+# data races: many threads querying one store (a ThreadSanitizer build would instrument every
+# kernel copy again, tens of minutes of compiling; helgrind needs none)
+valgrind --tool=helgrind --error-exitcode=1 -q build-test-gcc/tests/sepax-threads \
+  --threads 3 --pairs 3000 --rounds 1
 
 step "7/7 libFuzzer"
 fresh build-test-fuzz
 [ -d build-test-fuzz ] || CC=clang meson setup build-test-fuzz --werror -Dfuzz=true \
   -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fno-sanitize-recover=all \
-  -Dbuildtype=debugoptimized -Dbench=false >/dev/null
+  -Dbuildtype=debugoptimized -Demulated_kernels=false -Dbench=false >/dev/null
 ninja -C build-test-fuzz tests/fuzz_polygon tests/fuzz_queries tests/fuzz_poses
 for t in polygon queries poses; do
   work=$(mktemp -d)

@@ -16,6 +16,9 @@
  * then two bytes per pair (a, b): an index % (count + 2), a raw id (flags 1,
  * 2), or in extended mode from 0xf0 up an id removed above (stale).
  * Without the extended flag the plain queries run (no options), as before.
+ * Manifolds and sweeps run on the same pairs: sweeps with velocities from the
+ * input bytes (A's NULL when flag 2 is set), the first one the raw margin
+ * bits in extended mode.
  *
  * Checks: the library and the reference return the same status; a bad margin
  * is NONFINITE or RANGE when the other arguments are fine; a removed id in a
@@ -139,6 +142,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static uint8_t want[MAXN + 64], got[MAXN + 64];
     static sepax_hit want_c[MAXN + 8], got_c[MAXN + 8];
     static sepax_manifold want_m[MAXN + 8], got_m[MAXN + 8];
+    static sepax_sweep_hit want_s[MAXN + 8], got_s[MAXN + 8];
+    /* sweeps: B's displacement from the input bytes (up to 64 units), A's the same
+     * reversed or none; in extended mode the first one is the raw margin bits (NaN, Inf,
+     * past SEPAX_SWEEP_LIMIT) */
+    static sepax_vec2 vel_a[MAXN + 8], vel_b[MAXN + 8];
+    for (size_t i = 0; i < MAXN; i++) {
+        float x = (float)((int)data[(4 * i) % size] - 128) * 0.5f;
+        float y = (float)((int)data[(4 * i + 1) % size] - 128) * 0.5f;
+        vel_b[i] = (sepax_vec2){x, y};
+        vel_a[i] = (sepax_vec2){0.0f - y * 0.25f, x * 0.25f};
+    }
+    if (extended) vel_b[0].x = opt.margin;
+    const sepax_vec2 *pva = (flags & 2) ? NULL : vel_a;
+    memset(want_s, MARK, sizeof want_s);
     memset(want, MARK, sizeof want);
     memset(want_c, MARK, sizeof want_c);
     memset(want_m, MARK, sizeof want_m);
@@ -148,6 +165,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sepax_status ref_m =
         sepax_ref_collide_manifold_opt(store, pp, asked, popt, null_out ? NULL : want_m);
     if (ref != ref_m) fail("reference overlap and manifold disagree on status");
+    sepax_status ref_s = sepax_ref_sweep(store, pp, asked, pva, vel_b, null_out ? NULL : want_s);
+    if (ref_s != SEPAX_OK && !untouched(want_s, 0, sizeof want_s))
+        fail("reference sweep wrote on error");
+    if (ref_s == SEPAX_OK && !untouched(want_s, asked * sizeof *want_s, sizeof want_s))
+        fail("reference sweep wrote past n");
+    if (ref_s == SEPAX_OK && asked > MAXN) fail("a sweep count past the buffers accepted");
     /* what the status must be when only the margin or the ids can be wrong */
     if (asked == 0 || (pp && !null_out && asked == n)) {
         if (!margin_ok) {
@@ -216,6 +239,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (memcmp(got_c, want_c, sizeof got_c) != 0) fail("collide output or markers differ");
         if (st_m != ref) fail("manifold status");
         if (memcmp(got_m, want_m, sizeof got_m) != 0) fail("manifold output or markers differ");
+        memset(got_s, MARK, sizeof got_s);
+        sepax_status st_s = sepax_sweep(store, pp, asked, pva, vel_b, null_out ? NULL : got_s);
+        if (st_s != ref_s) fail("sweep status");
+        if (memcmp(got_s, want_s, sizeof got_s) != 0) fail("sweep output or markers differ");
         memset(got, MARK, sizeof got);
         if (extended)
             st_one = sepax_overlap_one_opt(store, probe, first, count, popt, null_out ? NULL : got);
