@@ -105,29 +105,8 @@ typedef struct fixture {
     int *combo;
 } fixture;
 
-/* Turn every shape by a random angle about its own centre (and nudge it), so
- * the shapes stay grid neighbours but their world data comes from the update. */
 static void pose_randomly(sepax_shapes *s, uint64_t seed) {
-    wl_rng r = {seed};
-    uint32_t count = sepax_shapes_count(s);
-    sepax_pose *poses = malloc(count * sizeof *poses);
-    cr_assert(poses);
-    for (uint32_t i = 0; i < count; i++) {
-        sepax_local_shape l;
-        cr_assert(sepax_shapes_local(s, sepax_shapes_id(s, i), &l) == SEPAX_OK);
-        float cx = 0, cy = 0;
-        for (int k = 0; k < l.count; k++) {
-            cx += l.vertex[k].x / (float)l.count;
-            cy += l.vertex[k].y / (float)l.count;
-        }
-        sepax_rotation t = sepax_rot(6.2831853f * wl_unit(&r) - 3.1415927f);
-        float jx = 0.5f * wl_unit(&r) - 0.25f, jy = 0.5f * wl_unit(&r) - 0.25f;
-        poses[i] =
-            (sepax_pose){{cx - (t.c * cx - t.s * cy) + jx, cy - (t.s * cx + t.c * cy) + jy}, t};
-    }
-    cr_assert(sepax_shapes_set_poses(s, 0, count, poses) == SEPAX_OK);
-    cr_assert(sepax_shapes_update(s) == SEPAX_OK);
-    free(poses);
+    cr_assert(wl_pose_randomly(s, seed) == SEPAX_OK);
 }
 
 static fixture make_fixture(int posed) {

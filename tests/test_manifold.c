@@ -262,18 +262,7 @@ static void properties(int kinds, int posed) {
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
     cr_assert(s && pairs && wl_fill_store(s, &cfg) == SEPAX_OK);
-    if (posed) {
-        uint32_t count = sepax_shapes_count(s);
-        sepax_pose *poses = malloc(count * sizeof *poses);
-        wl_rng rng = {0xfeedu};
-        cr_assert(poses);
-        for (uint32_t i = 0; i < count; i++)
-            poses[i] = (sepax_pose){{wl_unit(&rng) - 0.5f, wl_unit(&rng) - 0.5f},
-                                    sepax_rot(6.2831853f * wl_unit(&rng))};
-        cr_assert_eq(sepax_shapes_set_poses(s, 0, count, poses), SEPAX_OK);
-        cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
-        free(poses);
-    }
+    if (posed) cr_assert_eq(wl_pose_randomly(s, 0xfeedu), SEPAX_OK);
     cr_assert_eq(wl_make_pairs(s, &cfg, pairs), SEPAX_OK);
     static const float margins[] = {0.0f, 0.3f, -0.2f};
     for (int k = 0; k < 3; k++) {

@@ -112,17 +112,7 @@ static void brute_force(int kinds, int posed, float speed) {
     sepax_vec2 *v = malloc(cfg.pairs * sizeof *v);
     cr_assert(s && pairs && v && wl_fill_store(s, &cfg) == SEPAX_OK);
     wl_rng rng = {0x5eedu + (uint64_t)kinds};
-    if (posed) {
-        uint32_t count = sepax_shapes_count(s);
-        sepax_pose *poses = malloc(count * sizeof *poses);
-        cr_assert(poses);
-        for (uint32_t i = 0; i < count; i++)
-            poses[i] = (sepax_pose){{wl_unit(&rng) - 0.5f, wl_unit(&rng) - 0.5f},
-                                    sepax_rot(6.2831853f * wl_unit(&rng))};
-        cr_assert_eq(sepax_shapes_set_poses(s, 0, count, poses), SEPAX_OK);
-        cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
-        free(poses);
-    }
+    if (posed) cr_assert_eq(wl_pose_randomly(s, 0x5eedu), SEPAX_OK);
     cr_assert_eq(wl_make_pairs(s, &cfg, pairs), SEPAX_OK);
     for (size_t i = 0; i < cfg.pairs; i++) { /* towards A, roughly, or anywhere */
         sepax_aabb ba, bb;

@@ -92,18 +92,7 @@ int main(int argc, char **argv) {
     sepax_shapes *store = sepax_shapes_create(cfg.shapes);
     if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) return 1;
     uint32_t count = sepax_shapes_count(store);
-    /* posed: every shape turned and moved a little, then one update */
-    sepax_pose *poses = malloc(count * sizeof *poses);
-    wl_rng rng = {cfg.seed ^ 0x7badu};
-    for (uint32_t i = 0; i < count; i++) {
-        sepax_pose p = {{wl_unit(&rng) - 0.5f, wl_unit(&rng) - 0.5f},
-                        sepax_rot(6.2831853f * wl_unit(&rng))};
-        poses[i] = p;
-    }
-    if (sepax_shapes_set_poses(store, 0, count, poses) != SEPAX_OK ||
-        sepax_shapes_update(store) != SEPAX_OK)
-        return 1;
-    free(poses);
+    if (wl_pose_randomly(store, cfg.seed ^ 0x7badu) != SEPAX_OK) return 1;
 
     expected e = {store,        NULL, cfg.pairs, {0.0f, 0.25f}, {NULL, NULL},
                   {NULL, NULL}, NULL, NULL,      rounds};

@@ -39,6 +39,31 @@ static void random_polygon(wl_rng *r, int n, float cx, float cy, float radius, s
     }
 }
 
+sepax_status wl_pose_randomly(sepax_shapes *s, uint64_t seed) {
+    wl_rng r = {seed};
+    uint32_t count = sepax_shapes_count(s);
+    sepax_pose *poses = malloc((count ? count : 1) * sizeof *poses);
+    if (!poses) return SEPAX_ERR_NOMEM;
+    sepax_status st = SEPAX_OK;
+    for (uint32_t i = 0; i < count && st == SEPAX_OK; i++) {
+        sepax_local_shape l;
+        st = sepax_shapes_local(s, sepax_shapes_id(s, i), &l);
+        float cx = 0, cy = 0;
+        for (int k = 0; k < l.count; k++) {
+            cx += l.vertex[k].x / (float)l.count;
+            cy += l.vertex[k].y / (float)l.count;
+        }
+        sepax_rotation t = sepax_rot(6.2831853f * wl_unit(&r) - 3.1415927f);
+        float jx = 0.5f * wl_unit(&r) - 0.25f, jy = 0.5f * wl_unit(&r) - 0.25f;
+        poses[i] =
+            (sepax_pose){{cx - (t.c * cx - t.s * cy) + jx, cy - (t.s * cx + t.c * cy) + jy}, t};
+    }
+    if (st == SEPAX_OK) st = sepax_shapes_set_poses(s, 0, count, poses);
+    if (st == SEPAX_OK) st = sepax_shapes_update(s);
+    free(poses);
+    return st;
+}
+
 /* One shape around (cx, cy). WL_MIXED: 30% circles, 20% capsules, 10%
  * boxes, 25% polygons, 15% rounded polygons, all about the polygons' size. */
 static sepax_status add_random_shape(sepax_shapes *store, wl_rng *r, const wl_config *cfg, float cx,

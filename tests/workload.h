@@ -42,6 +42,11 @@ sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg);
  * cfg->overlap of them overlap (decided by the reference). */
 sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepax_pair *pairs);
 
+/* Turn every shape of the store by a random angle about its own centre and
+ * nudge it by up to 0.25, then update: the shapes stay grid neighbours but
+ * their world data comes from poses. */
+sepax_status wl_pose_randomly(sepax_shapes *store, uint64_t seed);
+
 /* A store of hand-made hard cases: shared edges and vertices on an integer
  * lattice, coincident shapes (ties), parallel edges, slivers, huge and tiny
  * coordinates. All pairs among them, including each with itself. */
