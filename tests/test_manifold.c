@@ -276,6 +276,9 @@ static void properties(int kinds, int posed) {
                     (double)margins[k], t.pairs, t.hits, t.points, t.two_points, t.deepest_exact,
                     t.clipped_deeper, t.fallback_off_face, t.worst_surface);
         cr_expect(t.hits > t.pairs / 10, "too few hits to say anything");
+        cr_expect(t.fallback_off_face * 1000 <= t.hits,
+                  "%zu single-point fallbacks off the reference face in %zu hits (over 0.1%%)",
+                  t.fallback_off_face, t.hits);
     }
     free(pairs);
     sepax_shapes_destroy(s);
