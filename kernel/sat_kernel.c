@@ -432,7 +432,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
         int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
         for (int i = 0; i < np; i++) {
             lf m = lf_add(lf_mul(p->nx[i], v->x[0]), lf_mul(p->ny[i], v->y[0]));
-                for (int j = 1; j < nv; j++)
+            for (int j = 1; j < nv; j++)
                 m = lf_min(lf_add(lf_mul(p->nx[i], v->x[j]), lf_mul(p->ny[i], v->y[j])), m);
             lf s = lf_sub(m, p->c[i]);
             lf dot = lf_add(lf_mul(p->nx[i], vx), lf_mul(p->ny[i], vy));
@@ -517,8 +517,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
  * unrolled per class like the overlap kernels, sweeps would triple the
  * kernel's build time, worst under the sanitizers. */
 static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                                    const uint16_t *idx, size_t n, int na, int nb,
-                                    const pair_job *job) {
+                               const uint16_t *idx, size_t n, int na, int nb, const pair_job *job) {
     for (size_t i = 0; i < n; i += LANES) {
         size_t pos[LANES];
         uint32_t ia[LANES], ib[LANES];
