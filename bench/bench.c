@@ -6,7 +6,8 @@
  *
  *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
  *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
- *               [--only overlap|collide|one|update|manifold|sweep --loops N]
+ *               [--only overlap|collide|one|update|manifold|sweep|raycast|ray-range
+ *                --loops N]
  *               [--kinds polygons|mixed|circles] [--pair-kinds A-B] [--margin M]
  *
  * --kinds picks the store's shapes (tests/workload.c: "mixed" is 30% circles,
@@ -53,7 +54,8 @@ static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
             "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
-            "          [--json] [--only overlap|collide|one|update|manifold|sweep --loops N]\n"
+            "          [--json] [--only overlap|collide|one|update|manifold|sweep|raycast|\n"
+            "          ray-range --loops N]\n"
             "          [--kinds polygons|mixed|circles] [--pair-kinds circle|capsule|polygon-...]\n"
             "          [--margin M]\n",
             argv0);
@@ -121,9 +123,9 @@ static opts parse(int argc, char **argv) {
     return o;
 }
 
-enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_UPDATE, Q_MANIFOLD, Q_SWEEP, Q_COUNT };
-static const char *const query_names[Q_COUNT] = {"overlap", "collide",  "one-vs-many",
-                                                 "update",  "manifold", "sweep"};
+enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_UPDATE, Q_MANIFOLD, Q_SWEEP, Q_RAY, Q_RAY_RANGE, Q_COUNT };
+static const char *const query_names[Q_COUNT] = {"overlap",  "collide", "one-vs-many", "update",
+                                                 "manifold", "sweep",   "raycast",     "ray-range"};
 
 typedef struct workload {
     sepax_shapes *store;
@@ -135,6 +137,9 @@ typedef struct workload {
     sepax_manifold *man;
     sepax_sweep_hit *sweep;
     sepax_vec2 *vel;          /* B's displacement per pair for sweeps (A still) */
+    sepax_ray *rays;          /* per pair, from A towards B, cast against B */
+    uint32_t *ray_ids;        /* B of each pair */
+    sepax_ray_hit *ray_hit;   /* raycast: per pair; ray-range: probes x shapes */
     sepax_query_options opt;  /* every query's margin */
     sepax_world_shape *world; /* the reference's update writes here */
 } workload;
@@ -156,6 +161,17 @@ static sepax_status run(const workload *w, int query, int reference) {
     case Q_SWEEP:
         return reference ? sepax_ref_sweep(w->store, w->pairs, w->n, NULL, w->vel, w->sweep)
                          : sepax_sweep(w->store, w->pairs, w->n, NULL, w->vel, w->sweep);
+    case Q_RAY:
+        return reference ? sepax_ref_raycast(w->store, w->rays, w->ray_ids, w->n, w->ray_hit)
+                         : sepax_raycast(w->store, w->rays, w->ray_ids, w->n, w->ray_hit);
+    case Q_RAY_RANGE: /* rays of the first pairs, each through the whole store */
+        for (uint32_t p = 0; p < w->probes && st == SEPAX_OK; p++) {
+            sepax_ray_hit *dst = w->ray_hit + (size_t)p * shapes;
+            const sepax_ray *r = &w->rays[p % w->n];
+            st = reference ? sepax_ref_raycast_range(w->store, r, 0, shapes, dst)
+                           : sepax_raycast_range(w->store, r, 0, shapes, dst);
+        }
+        return st;
     case Q_UPDATE: /* world data from local shapes and poses, per shape */
         if (!reference) return sepax_shapes_update(w->store);
         for (uint32_t i = 0; i < shapes && st == SEPAX_OK; i++)
@@ -174,7 +190,8 @@ static sepax_status run(const workload *w, int query, int reference) {
 
 static size_t tests_of(const workload *w, int query) {
     if (query == Q_UPDATE) return sepax_shapes_count(w->store);
-    return query == Q_ONE ? (size_t)w->probes * sepax_shapes_count(w->store) : w->n;
+    return query == Q_ONE || query == Q_RAY_RANGE ? (size_t)w->probes * sepax_shapes_count(w->store)
+                                                  : w->n;
 }
 
 /* After an update, the store's world data must be the reference's. */
@@ -196,15 +213,18 @@ static int world_matches(const workload *w) {
 
 /* Whole-process mode: one query, one backend, --loops times. */
 static int run_only(const opts *o, const workload *w) {
-    int q = strcmp(o->only, "overlap") == 0    ? Q_OVERLAP
-            : strcmp(o->only, "collide") == 0  ? Q_COLLIDE
-            : strcmp(o->only, "one") == 0      ? Q_ONE
-            : strcmp(o->only, "update") == 0   ? Q_UPDATE
-            : strcmp(o->only, "manifold") == 0 ? Q_MANIFOLD
-            : strcmp(o->only, "sweep") == 0    ? Q_SWEEP
-                                               : -1;
+    int q = strcmp(o->only, "overlap") == 0     ? Q_OVERLAP
+            : strcmp(o->only, "collide") == 0   ? Q_COLLIDE
+            : strcmp(o->only, "one") == 0       ? Q_ONE
+            : strcmp(o->only, "update") == 0    ? Q_UPDATE
+            : strcmp(o->only, "manifold") == 0  ? Q_MANIFOLD
+            : strcmp(o->only, "sweep") == 0     ? Q_SWEEP
+            : strcmp(o->only, "raycast") == 0   ? Q_RAY
+            : strcmp(o->only, "ray-range") == 0 ? Q_RAY_RANGE
+                                                : -1;
     if (q < 0) {
-        fprintf(stderr, "--only takes overlap, collide, one, update, manifold or sweep\n");
+        fprintf(stderr, "--only takes overlap, collide, one, update, manifold, sweep, raycast "
+                        "or ray-range\n");
         return 2;
     }
     int reference = strcmp(o->backend, "reference") == 0;
@@ -230,6 +250,7 @@ static int run_only(const opts *o, const workload *w) {
             sum += q == Q_COLLIDE    ? w->out[i].hit
                    : q == Q_MANIFOLD ? (w->man[i].count > 0)
                    : q == Q_SWEEP    ? w->sweep[i].hit
+                   : q >= Q_RAY      ? w->ray_hit[i].hit
                                      : w->hit[i];
     printf("%s %s x%d: %zu of %zu overlap\n", o->backend, query_names[q], o->loops, sum, n);
     return 0;
@@ -255,12 +276,19 @@ int main(int argc, char **argv) {
     w.man = malloc(w.n * sizeof *w.man);
     w.sweep = malloc(w.n * sizeof *w.sweep);
     w.vel = malloc(w.n * sizeof *w.vel);
+    w.rays = malloc(w.n * sizeof *w.rays);
+    w.ray_ids = malloc(w.n * sizeof *w.ray_ids);
+    size_t ray_n = w.n > one_n ? w.n : one_n;
+    w.ray_hit = malloc(ray_n * sizeof *w.ray_hit);
+    sepax_ray_hit *want_ray = malloc(ray_n * sizeof *want_ray),
+                  *want_range = malloc(ray_n * sizeof *want_range);
     sepax_manifold *want_man = malloc(w.n * sizeof *want_man);
     sepax_sweep_hit *want_sweep = malloc(w.n * sizeof *want_sweep);
     uint8_t *want_hit = malloc(hit_n), *want_one = malloc(hit_n);
     sepax_hit *want_out = malloc(w.n * sizeof *want_out);
     if (!w.store || !w.pairs || !w.hit || !w.out || !w.world || !want_hit || !want_one ||
-        !want_out || !w.man || !w.sweep || !w.vel || !want_man || !want_sweep) {
+        !want_out || !w.man || !w.sweep || !w.vel || !want_man || !want_sweep || !w.rays ||
+        !w.ray_ids || !w.ray_hit || !want_ray || !want_range) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -276,6 +304,20 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < w.n; i++) {
         float speed = i % 8 == 7 ? 2000.0f : 8.0f;
         w.vel[i] = (sepax_vec2){speed * (wl_unit(&vr) - 0.5f), speed * (wl_unit(&vr) - 0.5f)};
+    }
+
+    /* rays: from A's box centre towards B's, 0.5 to 1.5 times as far, cast against B */
+    for (size_t i = 0; i < w.n; i++) {
+        sepax_aabb ba, bb;
+        sepax_shapes_aabb(w.store, w.pairs[i].a, &ba);
+        sepax_shapes_aabb(w.store, w.pairs[i].b, &bb);
+        float ox = 0.5f * (ba.lower.x + ba.upper.x), oy = 0.5f * (ba.lower.y + ba.upper.y);
+        float k = 0.5f + wl_unit(&vr);
+        w.rays[i] = (sepax_ray){{ox, oy},
+                                {k * (0.5f * (bb.lower.x + bb.upper.x) - ox),
+                                 k * (0.5f * (bb.lower.y + bb.upper.y) - oy)},
+                                1.0f};
+        w.ray_ids[i] = w.pairs[i].b;
     }
 
     if (o.only) return run_only(&o, &w);
@@ -310,6 +352,10 @@ int main(int argc, char **argv) {
     memcpy(want_man, w.man, w.n * sizeof *w.man);
     run(&w, Q_SWEEP, 1);
     memcpy(want_sweep, w.sweep, w.n * sizeof *w.sweep);
+    run(&w, Q_RAY, 1);
+    memcpy(want_ray, w.ray_hit, w.n * sizeof *w.ray_hit);
+    run(&w, Q_RAY_RANGE, 1);
+    memcpy(want_range, w.ray_hit, one_n * sizeof *w.ray_hit);
     size_t overlaps = 0;
     for (size_t i = 0; i < w.n; i++) overlaps += want_hit[i];
     int mismatch = 0;
@@ -325,6 +371,10 @@ int main(int argc, char **argv) {
             run(&w, Q_MANIFOLD, 0) != SEPAX_OK || memcmp(w.man, want_man, w.n * sizeof *w.man) != 0;
         bad |= run(&w, Q_SWEEP, 0) != SEPAX_OK ||
                memcmp(w.sweep, want_sweep, w.n * sizeof *w.sweep) != 0;
+        bad |= run(&w, Q_RAY, 0) != SEPAX_OK ||
+               memcmp(w.ray_hit, want_ray, w.n * sizeof *w.ray_hit) != 0;
+        bad |= run(&w, Q_RAY_RANGE, 0) != SEPAX_OK ||
+               memcmp(w.ray_hit, want_range, one_n * sizeof *w.ray_hit) != 0;
         if (bad) {
             fprintf(stderr, "MISMATCH: backend %s differs from the reference\n",
                     sepax_backend_name(list[i]));
@@ -405,5 +455,10 @@ int main(int argc, char **argv) {
     free(w.vel);
     free(want_man);
     free(want_sweep);
+    free(w.rays);
+    free(w.ray_ids);
+    free(w.ray_hit);
+    free(want_ray);
+    free(want_range);
     return mismatch ? 1 : 0;
 }

@@ -5,7 +5,7 @@
 # cost. (valgrind has no AVX-512: that backend is left out.)
 #
 #   bench/callgrind.sh [BUILD_DIR] [QUERY] [PAIRS] [sepax-bench options...]
-#   (QUERY: overlap collide one update; e.g. ... overlap 200000 --kinds circles)
+#   (QUERY: overlap collide one update manifold sweep raycast ray-range; e.g. ... overlap 200000 --kinds circles)
 set -euo pipefail
 build=${1:-build}
 query=${2:-overlap}
@@ -22,7 +22,7 @@ count() { # backend loops -> total instructions
 }
 n=$pairs
 unit=pair
-[ "$query" = one ] && n=$((256 * 4096))
+[ "$query" = one ] || [ "$query" = ray-range ] && n=$((256 * 4096))
 [ "$query" = update ] && n=4096 && unit=shape
 printf '| backend | %s instructions/%s |\n|---|---:|\n' "$query" "$unit"
 for b in reference scalar sse2 sse41 avx2 neon; do

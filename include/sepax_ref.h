@@ -53,6 +53,14 @@ SEPAX_API sepax_status sepax_ref_sweep(const sepax_shapes *store, const sepax_pa
                                        const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
                                        sepax_sweep_hit *out);
 
+/// Reference version of sepax_raycast.
+SEPAX_API sepax_status sepax_ref_raycast(const sepax_shapes *store, const sepax_ray *rays,
+                                         const uint32_t *shapes, size_t n, sepax_ray_hit *out);
+
+/// Reference version of sepax_raycast_range.
+SEPAX_API sepax_status sepax_ref_raycast_range(const sepax_shapes *store, const sepax_ray *ray,
+                                               uint32_t first, size_t count, sepax_ray_hit *out);
+
 /// A shape in world coordinates, as the reference computes it.
 typedef struct sepax_world_shape {
     int kind;                  ///< a sepax_kind

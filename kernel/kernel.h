@@ -23,6 +23,12 @@ typedef struct sepax_kernel {
     /* swept SAT; va, vb per pair, NULL: not moving; velocities checked by the caller */
     void (*sweep)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                   const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);
+    /* ray i against shape ids[i] (ids, rays checked by the caller) */
+    void (*raycast)(const sepax_shapes *store, const sepax_ray *rays, const uint32_t *ids, size_t n,
+                    sepax_ray_hit *out);
+    /* one ray against the shapes at indices first .. first + count - 1 */
+    void (*raycast_range)(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
+                          size_t count, sepax_ray_hit *out);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is

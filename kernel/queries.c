@@ -168,3 +168,56 @@ sepax_status sepax_overlap_one(const sepax_shapes *store, uint32_t probe, uint32
                                size_t count, uint8_t *hit) {
     return sepax_overlap_one_opt(store, probe, first, count, NULL, hit);
 }
+
+/* A ray's numbers: finite; the origin within SEPAX_COORD_LIMIT, the
+ * direction and max fraction within SEPAX_SWEEP_LIMIT (a sweep's limits:
+ * a ray is a point sweeping by its direction), the max fraction >= 0. */
+static sepax_status check_ray(const sepax_ray *r) {
+    if (!isfinite(r->origin.x) || !isfinite(r->origin.y) || !isfinite(r->direction.x) ||
+        !isfinite(r->direction.y) || !isfinite(r->max_fraction))
+        return SEPAX_ERR_NONFINITE;
+    if (fabsf(r->origin.x) > SEPAX_COORD_LIMIT || fabsf(r->origin.y) > SEPAX_COORD_LIMIT ||
+        fabsf(r->direction.x) > SEPAX_SWEEP_LIMIT || fabsf(r->direction.y) > SEPAX_SWEEP_LIMIT ||
+        !(r->max_fraction >= 0.0f) || r->max_fraction > SEPAX_SWEEP_LIMIT)
+        return SEPAX_ERR_RANGE;
+    return SEPAX_OK;
+}
+
+sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, const uint32_t *shapes,
+                           size_t n, sepax_ray_hit *out) {
+    if (!store) return SEPAX_ERR_NULL;
+    if (n == 0) return SEPAX_OK;
+    if (!rays || !shapes || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)rays % _Alignof(sepax_ray) || (uintptr_t)shapes % _Alignof(uint32_t) ||
+        (uintptr_t)out % _Alignof(sepax_ray_hit))
+        return SEPAX_ERR_MISALIGNED;
+    if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
+    for (size_t i = 0; i < n; i++) {
+        sepax_status st = sepax_check_id(store, shapes[i]);
+        if (st != SEPAX_OK) return st;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sepax_status st = check_ray(&rays[i]);
+        if (st != SEPAX_OK) return st;
+    }
+    const sepax_kernel *k;
+    sepax_status st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK) k->raycast(store, rays, shapes, n, out);
+    return st;
+}
+
+sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
+                                 size_t count, sepax_ray_hit *out) {
+    if (!store || !ray) return SEPAX_ERR_NULL;
+    sepax_status st = check_ray(ray);
+    if (st != SEPAX_OK) return st;
+    uint32_t total = store->count;
+    if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
+    if (count == 0) return SEPAX_OK;
+    if (!out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    const sepax_kernel *k;
+    st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK) k->raycast_range(store, ray, first, count, out);
+    return st;
+}

@@ -73,15 +73,16 @@ static void planes(const sepax_shape_view *p, const sepax_shape_view *q, float v
     }
 }
 
+/* B moving by (vx, vy) relative to A over t in [0, tmax]. */
 static sepax_sweep_hit pair_sweep(const sepax_shape_view *a, const sepax_shape_view *b, float vx,
-                                  float vy) {
+                                  float vy, float tmax) {
     sepax_sweep_hit miss = {0, 0.0f, {0.0f, 0.0f}};
     float radii = a->radius + b->radius;
     slab sl = {-INFINITY, INFINITY, {0.0f, 0.0f}, 0, -INFINITY, {0.0f, 0.0f}};
     planes(a, b, vx, vy, 0, radii, &sl);
     planes(b, a, vx, vy, 1, radii, &sl);
     float t_c = sl.t_in > 0.0f ? sl.t_in : 0.0f;
-    int ok = !sl.never && !(sl.t_in > sl.t_out) && !(t_c > 1.0f) && !(t_c > sl.t_out);
+    int ok = !sl.never && !(sl.t_in > sl.t_out) && !(t_c > tmax) && !(t_c > sl.t_out);
 
     /* B at t_c; the closest pair of core vertices then, and its SAT axis */
     float bx[SEPAX_MAX_VERTS], by[SEPAX_MAX_VERTS];
@@ -123,7 +124,7 @@ static sepax_sweep_hit pair_sweep(const sepax_shape_view *a, const sepax_shape_v
         float tau = ((0.0f - dv) - sqrtf(disc)) / vv;
         tau = tau > 0.0f ? tau : 0.0f; /* NaN (no root) too */
         float t = t_c + tau;
-        if (!ok || disc < 0.0f || !(dv < 0.0f) || !(vv > 0.0f) || t > 1.0f || t > sl.t_out)
+        if (!ok || disc < 0.0f || !(dv < 0.0f) || !(vv > 0.0f) || t > tmax || t > sl.t_out)
             return miss;
         h.t = t;
         float cx = bdx + vx * tau, cy = bdy + vy * tau;
@@ -169,7 +170,78 @@ sepax_status sepax_ref_sweep(const sepax_shapes *store, const sepax_pair *pairs,
         sepax_shapes_view(store, pairs[i].b, &b);
         sepax_vec2 va = velocity_a ? velocity_a[i] : (sepax_vec2){0.0f, 0.0f};
         sepax_vec2 vb = velocity_b ? velocity_b[i] : (sepax_vec2){0.0f, 0.0f};
-        out[i] = pair_sweep(&a, &b, vb.x - va.x, vb.y - va.y);
+        out[i] = pair_sweep(&a, &b, vb.x - va.x, vb.y - va.y, 1.0f);
     }
     return st;
+}
+
+/* ---- raycasts: the ray's origin is a point (no planes, no radius) sweeping
+ * by its direction against the shape, up to its max fraction ---- */
+
+static sepax_ray_hit ray_against(const sepax_shape_view *shape, const sepax_ray *r) {
+    float x = r->origin.x, y = r->origin.y;
+    sepax_shape_view point = {SEPAX_KIND_CIRCLE, 1, 0, 0.0f, &x, &y, NULL, NULL, NULL};
+    sepax_sweep_hit s = pair_sweep(shape, &point, r->direction.x, r->direction.y, r->max_fraction);
+    sepax_ray_hit h = {0, 0.0f, {0.0f, 0.0f}, {0.0f, 0.0f}};
+    if (!s.hit) return h;
+    h.hit = 1;
+    h.fraction = s.t;
+    h.point.x = (x + s.t * r->direction.x) + 0.0f;
+    h.point.y = (y + s.t * r->direction.y) + 0.0f;
+    h.normal = s.normal;
+    return h;
+}
+
+static sepax_status check_ray(const sepax_ray *r) {
+    if (!isfinite(r->origin.x) || !isfinite(r->origin.y) || !isfinite(r->direction.x) ||
+        !isfinite(r->direction.y) || !isfinite(r->max_fraction))
+        return SEPAX_ERR_NONFINITE;
+    if (fabsf(r->origin.x) > SEPAX_COORD_LIMIT || fabsf(r->origin.y) > SEPAX_COORD_LIMIT ||
+        fabsf(r->direction.x) > SEPAX_SWEEP_LIMIT || fabsf(r->direction.y) > SEPAX_SWEEP_LIMIT ||
+        !(r->max_fraction >= 0.0f) || r->max_fraction > SEPAX_SWEEP_LIMIT)
+        return SEPAX_ERR_RANGE;
+    return SEPAX_OK;
+}
+
+sepax_status sepax_ref_raycast(const sepax_shapes *store, const sepax_ray *rays,
+                               const uint32_t *shapes, size_t n, sepax_ray_hit *out) {
+    if (!store) return SEPAX_ERR_NULL;
+    if (n == 0) return SEPAX_OK;
+    if (!rays || !shapes || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)rays % _Alignof(sepax_ray) || (uintptr_t)shapes % _Alignof(uint32_t) ||
+        (uintptr_t)out % _Alignof(sepax_ray_hit))
+        return SEPAX_ERR_MISALIGNED;
+    if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
+    sepax_shape_view v;
+    for (size_t i = 0; i < n; i++) {
+        sepax_status st = sepax_shapes_view(store, shapes[i], &v);
+        if (st != SEPAX_OK) return st;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sepax_status st = check_ray(&rays[i]);
+        if (st != SEPAX_OK) return st;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sepax_shapes_view(store, shapes[i], &v);
+        out[i] = ray_against(&v, &rays[i]);
+    }
+    return SEPAX_OK;
+}
+
+sepax_status sepax_ref_raycast_range(const sepax_shapes *store, const sepax_ray *ray,
+                                     uint32_t first, size_t count, sepax_ray_hit *out) {
+    if (!store || !ray) return SEPAX_ERR_NULL;
+    sepax_status st = check_ray(ray);
+    if (st != SEPAX_OK) return st;
+    uint32_t total = sepax_shapes_count(store);
+    if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
+    if (count == 0) return SEPAX_OK;
+    if (!out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    for (size_t k = 0; k < count; k++) {
+        sepax_shape_view v;
+        sepax_shapes_view(store, sepax_shapes_id(store, first + (uint32_t)k), &v);
+        out[k] = ray_against(&v, ray);
+    }
+    return SEPAX_OK;
 }

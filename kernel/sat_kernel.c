@@ -411,7 +411,7 @@ typedef struct pair_job {
     sepax_sweep_hit *sweep;
 } pair_job;
 
-/* Each lane's pair, B moving by (vx, vy) relative to A over t in [0, 1]:
+/* Each lane's pair, B moving by (vx, vy) relative to A over t in [0, tmax]:
  * 1 in the lanes that touch, with the first time t and the normal (from A
  * to B) then. Every edge plane's separation is linear in t; the planes give
  * the interval of t in which all of them are within the radii (an entry
@@ -421,7 +421,7 @@ typedef struct pair_job {
  * when those two vertices come within the radii, a quadratic. The
  * reference (reference_sweep.c) does the same arithmetic. No branch on data. */
 static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows *b, int nb, lf vx,
-                                    lf vy, lf *t_hit, lf *nx, lf *ny) {
+                                    lf vy, lf tmax, lf *t_hit, lf *nx, lf *ny) {
     lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
     lf ninf = lf_load(k_ninf, k_ninf), inf = lf_sub(zero, ninf);
     lf radii = lf_add(a->r, b->r);
@@ -456,7 +456,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     lf t_c = lf_max(t_in, zero);
     lf ok = lf_sel_gt(never, zero, zero, one);
     ok = lf_sel_gt(t_in, t_out, zero, ok);
-    ok = lf_sel_gt(t_c, one, zero, ok);
+    ok = lf_sel_gt(t_c, tmax, zero, ok);
     ok = lf_sel_gt(t_c, t_out, zero, ok);
     /* B at t_c, and its closest vertex pair with A (the first closest, A's vertex outer) */
     lf bx[8], by[8];
@@ -498,7 +498,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     lf reach =
         lf_sel_lt(disc, zero, zero, lf_sel_lt(dv, zero, lf_sel_gt(vv, zero, ok, zero), zero));
     lf t_corner = lf_add(t_c, tau);
-    reach = lf_sel_gt(t_corner, one, zero, lf_sel_gt(t_corner, t_out, zero, reach));
+    reach = lf_sel_gt(t_corner, tmax, zero, lf_sel_gt(t_corner, t_out, zero, reach));
     lf cx = lf_add(bdx, lf_mul(vx, tau)), cy = lf_add(bdy, lf_mul(vy, tau)), cux, cuy;
     unit_lanes(cx, cy, lf_add(lf_mul(cx, cx), lf_mul(cy, cy)), &cux, &cuy);
     /* not in a corner: the entry plane's normal, or at t = 0 the least penetration's */
@@ -538,8 +538,8 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
         load_rows(&sa, na, &a);
         load_rows(&sb, nb, &b);
         lf t, nx, ny;
-        lf ok =
-            sweep_lanes(&a, na, &b, nb, lf_load(fvx, fvx + 8), lf_load(fvy, fvy + 8), &t, &nx, &ny);
+        lf ok = sweep_lanes(&a, na, &b, nb, lf_load(fvx, fvx + 8), lf_load(fvy, fvy + 8),
+                            lf_load(k_one, k_one), &t, &nx, &ny);
         float fo[LANES], ft[LANES], fx[LANES], fy[LANES];
         lf_store(ok, fo);
         lf_store(t, ft);
@@ -553,6 +553,72 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
                                   bits_float(float_bits(fy[k] + 0.0f) & keep)}};
             job->sweep[pos[k]] = h;
         }
+    }
+}
+
+/* ---- raycasts: a ray is a point (no planes, no radius) sweeping against a shape ---- */
+
+/* The rays' origins as the moving shape B of sweep_lanes, and the results of
+ * LANES rays (hit in `ok`, fraction t, normal) written to out[pos[k]] for
+ * the lanes k0 <= k < k1: zeros on a miss, and the hit point from the fraction. */
+static ALWAYS_INLINE void ray_point_rows(lf ox, lf oy, lane_rows *b) {
+    b->x[0] = ox;
+    b->y[0] = oy;
+    b->r = lf_load(k_zero, k_zero);
+}
+
+static ALWAYS_INLINE void store_rays(lf ok, lf t, lf nx, lf ny, lf ox, lf oy, lf dx, lf dy,
+                                     const size_t *pos, int k0, int k1, sepax_ray_hit *out) {
+    lf zero = lf_load(k_zero, k_zero);
+    t = lf_add(t, zero); /* -0 is +0, before the point is made from it */
+    float fo[LANES], ft[LANES], fx[LANES], fy[LANES], fpx[LANES], fpy[LANES];
+    lf_store(ok, fo);
+    lf_store(t, ft);
+    lf_store(nx, fx);
+    lf_store(ny, fy);
+    lf_store(lf_add(ox, lf_mul(t, dx)), fpx);
+    lf_store(lf_add(oy, lf_mul(t, dy)), fpy);
+    for (int k = k0; k < k1; k++) {
+        uint32_t keep = 0u - (uint32_t)(fo[k] != 0.0f);
+        sepax_ray_hit h = {keep & 1u,
+                           bits_float(float_bits(ft[k]) & keep),
+                           {bits_float(float_bits(fpx[k] + 0.0f) & keep),
+                            bits_float(float_bits(fpy[k] + 0.0f) & keep)},
+                           {bits_float(float_bits(fx[k] + 0.0f) & keep),
+                            bits_float(float_bits(fy[k] + 0.0f) & keep)}};
+        out[pos[k]] = h;
+    }
+}
+
+/* Rays rays[base + idx[k]] against shapes ids[same], k < n (padded to whole
+ * steps), the shapes of one row count na. Rolled, like run_sweep. */
+static NOINLINE void run_rays(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
+                              size_t base, const uint16_t *idx, size_t n, int na,
+                              sepax_ray_hit *out) {
+    for (size_t i = 0; i < n; i += LANES) {
+        size_t pos[LANES];
+        uint32_t is[LANES];
+        _Alignas(64) float f[5][LANES]; /* origin x, y, direction x, y, max fraction */
+        for (int t = 0; t < LANES; t++) {
+            pos[t] = base + idx[i + (size_t)t];
+            is[t] = ids[pos[t]] & SEPAX_ID_INDEX_MASK;
+            const sepax_ray *r = &rays[pos[t]];
+            f[0][t] = r->origin.x;
+            f[1][t] = r->origin.y;
+            f[2][t] = r->direction.x;
+            f[3][t] = r->direction.y;
+            f[4][t] = r->max_fraction;
+        }
+        lane_shapes sa;
+        lane_shapes_of(st, is, &sa);
+        lane_rows a, b;
+        load_rows(&sa, na, &a);
+        lf ox = lf_load(f[0], f[0] + 8), oy = lf_load(f[1], f[1] + 8);
+        lf dx = lf_load(f[2], f[2] + 8), dy = lf_load(f[3], f[3] + 8);
+        ray_point_rows(ox, oy, &b);
+        lf t, nx, ny;
+        lf ok = sweep_lanes(&a, na, &b, 1, dx, dy, lf_load(f[4], f[4] + 8), &t, &nx, &ny);
+        store_rays(ok, t, nx, ny, ox, oy, dx, dy, pos, 0, LANES, out);
     }
 }
 
@@ -813,6 +879,74 @@ static void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t 
     }
 }
 
+/* Rays sorted a chunk at a time by their shape's rows (1, 2, 4 or 8), each
+ * class's run padded to whole steps with repeats of its last ray. */
+static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
+                           size_t n, sepax_ray_hit *out) {
+    enum { RAY_CLASSES = 4 };
+    for (size_t base = 0; base < n; base += CHUNK) {
+        size_t len = n - base < CHUNK ? n - base : CHUNK;
+        uint8_t of[CHUNK];
+        size_t cnt[RAY_CLASSES] = {0}, at[RAY_CLASSES], start[RAY_CLASSES], next = 0;
+        for (size_t t = 0; t < len; t++) {
+            of[t] = (uint8_t)sepax_rows_index(st->code[ids[base + t] & SEPAX_ID_INDEX_MASK]);
+            cnt[of[t]]++;
+        }
+        uint16_t idx[CHUNK + RAY_CLASSES * LANES];
+        for (int c = 0; c < RAY_CLASSES; c++) {
+            start[c] = at[c] = next;
+            next += (cnt[c] + LANES - 1) / LANES * LANES;
+        }
+        for (size_t t = 0; t < len; t++) idx[at[of[t]]++] = (uint16_t)t;
+        for (int c = 0; c < RAY_CLASSES; c++) {
+            if (!cnt[c]) continue;
+            for (size_t e = at[c]; (e - start[c]) % LANES; e++) idx[e] = idx[at[c] - 1];
+            run_rays(st, rays, ids, base, idx + start[c], cnt[c], 1 << c, out);
+        }
+    }
+}
+
+/* One ray against a range: a lane per target shape of blocks b0 and b1,
+ * rows straight from the transposed blocks, as many as the blocks' largest
+ * shape has (a circle's planes, offsets +Inf, never separate, so blocks
+ * with circles among polygons need no special case). */
+static void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, uint32_t first,
+                                 size_t count, sepax_ray_hit *out) {
+    size_t end = first + count;
+    size_t b = first / SEPAX_BLOCK_LANES, b_end = (end + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    lf ox = lf_bcast(&ray->origin.x, &ray->origin.x), oy = lf_bcast(&ray->origin.y, &ray->origin.y);
+    lf dx = lf_bcast(&ray->direction.x, &ray->direction.x);
+    lf dy = lf_bcast(&ray->direction.y, &ray->direction.y);
+    lf tmax = lf_bcast(&ray->max_fraction, &ray->max_fraction);
+    lane_rows p;
+    ray_point_rows(ox, oy, &p);
+    for (; b < b_end; b += SEPAX_P) {
+        uint32_t b1 = (uint32_t)(b + 1 < b_end ? b + SEPAX_P - 1 : b);
+        const sepax_poly_block *w0 = &st->block[b], *w1 = &st->block[b1];
+        sepax_block_info i0 = st->info[b], i1 = st->info[b1];
+        int rows = i0.maxv > i1.maxv ? i0.maxv : i1.maxv;
+        rows = i0.maxp > rows ? i0.maxp : rows;
+        rows = i1.maxp > rows ? i1.maxp : rows;
+        lane_rows a;
+        for (int k = 0; k < rows; k++) {
+            a.x[k] = lf_load(w0->x[k], w1->x[k]);
+            a.y[k] = lf_load(w0->y[k], w1->y[k]);
+            a.nx[k] = lf_load(w0->nx[k], w1->nx[k]);
+            a.ny[k] = lf_load(w0->ny[k], w1->ny[k]);
+            a.c[k] = lf_load(w0->c[k], w1->c[k]);
+        }
+        a.r = lf_load(st->local[b].r, st->local[b1].r);
+        lf t, nx, ny;
+        lf ok = sweep_lanes(&a, rows, &p, 1, dx, dy, tmax, &t, &nx, &ny);
+        /* the lanes inside [first, end): all of them but at the ends */
+        size_t lo = b * SEPAX_BLOCK_LANES, hi = lo + LANES;
+        size_t from = lo > first ? lo : first, to = hi < end ? hi : end;
+        size_t pos[LANES]; /* out[] positions; only those of lanes from .. to - 1 are used */
+        for (int k = 0; k < LANES; k++) pos[k] = lo + (size_t)k - first;
+        store_rays(ok, t, nx, ny, ox, oy, dx, dy, pos, (int)(from - lo), (int)(to - lo), out);
+    }
+}
+
 #ifndef SEPAX_KERNEL_NAME
 #error "the build names each copy with -DSEPAX_KERNEL_NAME=sepax_kernel_<isa>"
 #endif
@@ -829,5 +963,5 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st); /* update_kernel.c */
 const sepax_kernel SEPAX_KERNEL_NAME = {
     STR(SEPAX_KERNEL_NAME), SEPAX_KERNEL_BACKEND, kernel_overlap,
     kernel_collide,         kernel_overlap_one,   CAT(SEPAX_KERNEL_NAME, _update),
-    kernel_sweep,
+    kernel_sweep,           kernel_raycast,       kernel_raycast_range,
 };

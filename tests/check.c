@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,99 @@ out:
     return bad;
 }
 
+/* A ray for pair i: from a vertex of A (or, one in eight, from B's first
+ * vertex, on or inside B) aimed at a vertex of B, past it, or along a test
+ * velocity; lengths from zero to long, max fractions 0, 1/4, 1 and 1000. */
+sepax_ray test_ray(const sepax_shapes *s, sepax_pair p, size_t i) {
+    sepax_shape_view a, b;
+    sepax_shapes_view(s, p.a, &a);
+    sepax_shapes_view(s, p.b, &b);
+    uint64_t h = (uint64_t)(i + 7) * 0xd1b54a32d192ed03ull;
+    h ^= h >> 31;
+    int from_b = (h & 7) == 0, va = (int)((h >> 3) % (uint64_t)a.count);
+    int vb = (int)((h >> 8) % (uint64_t)b.count);
+    sepax_ray r;
+    r.origin = from_b ? (sepax_vec2){b.x[0], b.y[0]} : (sepax_vec2){a.x[va], a.y[va]};
+    sepax_vec2 aim = {b.x[vb] - r.origin.x, b.y[vb] - r.origin.y};
+    switch ((h >> 13) % 4) {
+    case 0: r.direction = aim; break;
+    case 1: r.direction = (sepax_vec2){aim.x * 3.0f, aim.y * 3.0f}; break;
+    case 2: r.direction = test_velocity(i, 1); break;
+    default: r.direction = (sepax_vec2){0.0f, 0.0f}; break;
+    }
+    /* stores with far-apart shapes (the adversarial one) aim past the sweep limit */
+    if (!(fabsf(r.direction.x) <= SEPAX_SWEEP_LIMIT && fabsf(r.direction.y) <= SEPAX_SWEEP_LIMIT))
+        r.direction = test_velocity(i, 1);
+    static const float fractions[] = {1.0f, 1.0f, 0.25f, 0.0f, 1000.0f, 1.0f, 1.0f, 0.5f};
+    r.max_fraction = fractions[(h >> 17) % 8];
+    return r;
+}
+
+static void describe_ray(check_msg *msg, const char *what, size_t i, const sepax_ray *r,
+                         const sepax_ray_hit *got, const sepax_ray_hit *want) {
+    snprintf(msg->text, sizeof msg->text,
+             "%s[%zu] o (%a,%a) d (%a,%a) max %a: hit %u f %a n (%a,%a); reference hit %u f %a "
+             "n (%a,%a)",
+             what, i, (double)r->origin.x, (double)r->origin.y, (double)r->direction.x,
+             (double)r->direction.y, (double)r->max_fraction, got->hit, (double)got->fraction,
+             (double)got->normal.x, (double)got->normal.y, want->hit, (double)want->fraction,
+             (double)want->normal.x, (double)want->normal.y);
+}
+
+size_t check_rays(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
+                  int probes, size_t *compared, check_msg *msg) {
+    uint32_t count = sepax_shapes_count(s);
+    size_t cap = n > count ? n : count;
+    sepax_ray *rays = malloc((cap ? cap : 1) * sizeof *rays);
+    uint32_t *ids = malloc((cap ? cap : 1) * sizeof *ids);
+    sepax_ray_hit *want = malloc((cap ? cap : 1) * sizeof *want),
+                  *got = malloc((cap ? cap : 1) * sizeof *got);
+    size_t bad = 0;
+    if (!rays || !ids || !want || !got) {
+        snprintf(msg->text, sizeof msg->text, "out of memory");
+        bad = 1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        rays[i] = test_ray(s, pairs[i], i);
+        ids[i] = pairs[i].b;
+    }
+    if (n && sepax_ref_raycast(s, rays, ids, n, want) != SEPAX_OK) {
+        snprintf(msg->text, sizeof msg->text, "reference raycast refused the workload");
+        bad = 1;
+        goto out;
+    }
+    memset(got, 0xff, n * sizeof *got);
+    if (n) k->raycast(s, rays, ids, n, got);
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(&got[i], &want[i], sizeof got[i]) == 0) continue;
+        if (!bad++) describe_ray(msg, "raycast", i, &rays[i], &got[i], &want[i]);
+    }
+    *compared += n;
+    /* one ray against the whole store: a few of the rays above */
+    for (int q = 0; q < probes && n; q++) {
+        const sepax_ray *r = &rays[(size_t)q * 7919u % n];
+        if (sepax_ref_raycast_range(s, r, 0, count, want) != SEPAX_OK) {
+            snprintf(msg->text, sizeof msg->text, "reference raycast_range refused a ray");
+            bad++;
+            break;
+        }
+        memset(got, 0xff, count * sizeof *got);
+        k->raycast_range(s, r, 0, count, got);
+        for (size_t i = 0; i < count; i++) {
+            if (memcmp(&got[i], &want[i], sizeof got[i]) == 0) continue;
+            if (!bad++) describe_ray(msg, "raycast_range", i, r, &got[i], &want[i]);
+        }
+        *compared += count;
+    }
+out:
+    free(rays);
+    free(ids);
+    free(want);
+    free(got);
+    return bad;
+}
+
 size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
                    int probes, size_t *compared, check_msg *msg) {
     size_t bad = 0;
@@ -160,6 +254,7 @@ size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pai
         bad += check_store_margin(k, s, pairs, n, m ? (probes + 3) / 4 : probes, margins[m],
                                   compared, msg);
     bad += check_sweep(k, s, pairs, n, compared, msg);
+    bad += check_rays(k, s, pairs, n, (probes + 3) / 4, compared, msg);
     return bad;
 }
 
@@ -270,7 +365,7 @@ static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, che
     cfg.pairs = max_n + 8;
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
-    size_t total = GUARD * 2 + (max_n + 8) * sizeof(sepax_hit);
+    size_t total = GUARD * 2 + (max_n + 8) * sizeof(sepax_ray_hit);
     uint8_t *buf = malloc(total), *want = malloc(cfg.pairs);
     sepax_hit *want_c = malloc(cfg.pairs * sizeof *want_c);
     size_t bad = 0;
@@ -313,6 +408,34 @@ static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, che
                 if (!bad++)
                     snprintf(msg->text, sizeof msg->text,
                              "collide n=%zu offset %zu: wrong or out of bounds", n, off);
+            }
+            /* rays: a batch, and one ray against shapes off .. off + n - 1 */
+            sepax_ray rays[64];
+            uint32_t ids[64];
+            sepax_ray_hit want_r[64];
+            sepax_ray_hit *rh = (sepax_ray_hit *)(void *)(buf + GUARD) + off;
+            size_t nr = n < 64 ? n : 64;
+            for (size_t i = 0; i < nr; i++) {
+                rays[i] = test_ray(s, p[i], i);
+                ids[i] = p[i].b;
+            }
+            for (int range = 0; range < 2; range++) {
+                memset(buf, MARK, total);
+                if (range) {
+                    sepax_ref_raycast_range(s, &rays[0], (uint32_t)off, nr, want_r);
+                    k->raycast_range(s, &rays[0], (uint32_t)off, nr, rh);
+                } else {
+                    sepax_ref_raycast(s, rays, ids, nr, want_r);
+                    if (nr) k->raycast(s, rays, ids, nr, rh);
+                }
+                start = GUARD + off * sizeof(sepax_ray_hit);
+                if (!guards_intact(buf, start, start + nr * sizeof(sepax_ray_hit), total) ||
+                    memcmp(rh, want_r, nr * sizeof *rh) != 0) {
+                    if (!bad++)
+                        snprintf(msg->text, sizeof msg->text,
+                                 "%s n=%zu offset %zu: wrong or out of bounds",
+                                 range ? "raycast_range" : "raycast", nr, off);
+                }
             }
         }
     }

@@ -47,6 +47,15 @@ void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_p
 size_t check_sweep(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
                    size_t *compared, check_msg *msg);
 
+/* A test ray for pair i: from A towards B (or from inside B), of every
+ * length and max fraction; the shape it is cast against is the pair's B. */
+sepax_ray test_ray(const sepax_shapes *s, sepax_pair p, size_t i);
+
+/* Rays of the pairs (test_ray) against their B, batched, and `probes` of
+ * them against the whole store (raycast_range), against the reference. */
+size_t check_rays(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
+                  int probes, size_t *compared, check_msg *msg);
+
 /* All pairs of the adversarial store, overlap, collide and overlap_one. */
 size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg);
 

@@ -51,8 +51,9 @@ static void full_check(const char *name) {
         cr_expect(bad == 0, "%s random %s: %zu mismatches of %zu: %s", name, kinds[kind], bad,
                   compared, msg.text);
         /* at margins 0, + and -: three results (overlap, collide, manifold) per
-         * pair, two sweeps per pair, plus 8 + 2 + 2 probes x shapes */
-        cr_expect(compared == (size_t)r * (11 * cfg.pairs + 12 * cfg.shapes), "compared %zu",
+         * pair, two sweeps and a ray per pair, plus 8 + 2 + 2 probes x shapes
+         * and 2 rays x shapes */
+        cr_expect(compared == (size_t)r * (12 * cfg.pairs + 14 * cfg.shapes), "compared %zu",
                   compared);
         cr_log_info("%s: %zu random pairs of %s at 3 margins, %zu results compared, all "
                     "bit-identical",

@@ -18,7 +18,10 @@
  * Without the extended flag the plain queries run (no options), as before.
  * Manifolds and sweeps run on the same pairs: sweeps with velocities from the
  * input bytes (A's NULL when flag 2 is set), the first one the raw margin
- * bits in extended mode.
+ * bits in extended mode. Raycasts too: a ray per pair against its B (origin,
+ * direction and max fraction from the input bytes; in extended mode one
+ * field of the first ray is the raw margin bits), and the first ray against
+ * the overlap_one range.
  *
  * Checks: the library and the reference return the same status; a bad margin
  * is NONFINITE or RANGE when the other arguments are fine; a removed id in a
@@ -171,6 +174,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (ref_s == SEPAX_OK && !untouched(want_s, asked * sizeof *want_s, sizeof want_s))
         fail("reference sweep wrote past n");
     if (ref_s == SEPAX_OK && asked > MAXN) fail("a sweep count past the buffers accepted");
+    /* rays: from near the store's shapes, any direction, max fractions 0 to 2 */
+    static sepax_ray rays[MAXN + 8];
+    static uint32_t ray_ids[MAXN + 8];
+    static sepax_ray_hit want_r[MAXN + 8], got_r[MAXN + 8];
+    for (size_t i = 0; i < MAXN; i++) {
+        float ox = (float)((int)data[(4 * i + 2) % size] - 128) * 0.25f;
+        float oy = (float)((int)data[(4 * i + 3) % size] - 128) * 0.25f;
+        rays[i] = (sepax_ray){{ox, oy}, vel_b[i], (float)(data[(3 * i) % size] % 9) * 0.25f};
+        ray_ids[i] = i < n ? pairs[i].b : 0;
+    }
+    if (extended) {
+        float *field[5] = {&rays[0].origin.x, &rays[0].origin.y, &rays[0].direction.x,
+                           &rays[0].direction.y, &rays[0].max_fraction};
+        *field[data[3] % 5] = opt.margin;
+    }
+    const sepax_ray *pr = (flags & 16) ? NULL : rays;
+    memset(want_r, MARK, sizeof want_r);
+    sepax_status ref_r = sepax_ref_raycast(store, pr, ray_ids, asked, null_out ? NULL : want_r);
+    if (!untouched(want_r, ref_r == SEPAX_OK ? asked * sizeof *want_r : 0, sizeof want_r))
+        fail("reference raycast wrote on error or past n");
+    if (ref_r == SEPAX_OK && asked > MAXN) fail("a raycast count past the buffers accepted");
     /* what the status must be when only the margin or the ids can be wrong */
     if (asked == 0 || (pp && !null_out && asked == n)) {
         if (!margin_ok) {
@@ -216,6 +240,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fail("overlap_one: good arguments refused");
     if (!untouched(want_one, ref_one == SEPAX_OK ? count : 0, sizeof want_one))
         fail("reference overlap_one wrote on error or past count");
+    static sepax_ray_hit want_range[MAXN + 8];
+    memset(want_range, MARK, sizeof want_range);
+    sepax_status ref_range =
+        sepax_ref_raycast_range(store, pr, first, count, null_out ? NULL : want_range);
+    if (!untouched(want_range, ref_range == SEPAX_OK ? count * sizeof *want_range : 0,
+                   sizeof want_range))
+        fail("reference raycast_range wrote on error or past count");
 
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
         if (!sepax_backend_available((sepax_backend)b)) continue;
@@ -243,6 +274,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sepax_status st_s = sepax_sweep(store, pp, asked, pva, vel_b, null_out ? NULL : got_s);
         if (st_s != ref_s) fail("sweep status");
         if (memcmp(got_s, want_s, sizeof got_s) != 0) fail("sweep output or markers differ");
+        memset(got_r, MARK, sizeof got_r);
+        sepax_status st_r = sepax_raycast(store, pr, ray_ids, asked, null_out ? NULL : got_r);
+        if (st_r != ref_r) fail("raycast status");
+        if (memcmp(got_r, want_r, sizeof got_r) != 0) fail("raycast output or markers differ");
+        memset(got_r, MARK, sizeof got_r);
+        st_r = sepax_raycast_range(store, pr, first, count, null_out ? NULL : got_r);
+        if (st_r != ref_range) fail("raycast_range status");
+        if (memcmp(got_r, want_range, sizeof got_r) != 0)
+            fail("raycast_range output or markers differ");
         memset(got, MARK, sizeof got);
         if (extended)
             st_one = sepax_overlap_one_opt(store, probe, first, count, popt, null_out ? NULL : got);

@@ -1,0 +1,270 @@
+/* Raycasts against brute force: the double-precision gap (exact.c) between
+ * the ray's point and the shape, sampled at 4001 points of the ray. A hit at
+ * fraction t must have the point apart (beyond the tolerance) at every
+ * sample before t and touching at t, with a unit normal the ray runs into; a
+ * miss must be apart at every sample. Then hand-worked cases (a box, a
+ * circle, a ray from inside, a laser through a row of shapes) and the
+ * bad-input contract. Every kernel copy against the reference bit for bit is
+ * in test_equivalence.c (check_rays). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "exact.h"
+#include "sepax_ref.h"
+#include "workload.h"
+
+#define SAMPLES 4000
+
+static exact_shape exact_of_view(const sepax_shape_view *v) {
+    exact_shape e = {v->count, {0}, {0}, v->radius};
+    for (int k = 0; k < v->count; k++) {
+        e.x[k] = v->x[k];
+        e.y[k] = v->y[k];
+    }
+    return e;
+}
+
+static double ray_gap(const exact_shape *shape, const sepax_ray *r, double t) {
+    exact_shape p = {1, {r->origin.x + t * r->direction.x}, {r->origin.y + t * r->direction.y}, 0};
+    return exact_gap(shape, &p);
+}
+
+typedef struct tally {
+    size_t rays, hits, inside;
+    double worst; /* largest error in tolerances */
+} tally;
+
+static void judge(const sepax_shapes *s, const sepax_ray *rays, const uint32_t *ids, size_t n,
+                  tally *t) {
+    sepax_ray_hit *h = malloc(n * sizeof *h), *r = malloc(n * sizeof *r);
+    cr_assert(h && r);
+    cr_assert_eq(sepax_raycast(s, rays, ids, n, h), SEPAX_OK);
+    cr_assert_eq(sepax_ref_raycast(s, rays, ids, n, r), SEPAX_OK);
+    cr_assert(memcmp(h, r, n * sizeof *h) == 0, "library and reference raycasts differ");
+    for (size_t i = 0; i < n; i++) {
+        sepax_shape_view v;
+        sepax_shapes_view(s, ids[i], &v);
+        exact_shape e = exact_of_view(&v);
+        const sepax_ray *ray = &rays[i];
+        double scale = 1.0;
+        for (int k = 0; k < e.n; k++) scale = fmax(scale, fmax(fabs(e.x[k]), fabs(e.y[k])) + e.r);
+        double tmax = ray->max_fraction;
+        scale = fmax(scale, fmax(fabs(ray->origin.x), fabs(ray->origin.y)) +
+                                tmax * fmax(fabs(ray->direction.x), fabs(ray->direction.y)));
+        double tol = 1e-5 * scale;
+        t->rays++;
+        double end = h[i].hit ? (double)h[i].fraction : tmax;
+        for (int k = 0; k <= SAMPLES; k++) {
+            double tk = tmax * k / SAMPLES;
+            if (tk >= end && h[i].hit) break;
+            double g = ray_gap(&e, ray, tk);
+            t->worst = fmax(t->worst, -g / tol);
+            cr_assert(g > -tol, "ray %zu: inside by %g at t = %g before the cast's %s %g", i, -g,
+                      tk, h[i].hit ? "hit at" : "miss, end", end);
+        }
+        if (!h[i].hit) {
+            sepax_ray_hit zero;
+            memset(&zero, 0, sizeof zero);
+            cr_assert(memcmp(&h[i], &zero, sizeof zero) == 0, "ray %zu: a miss is all zeros", i);
+            continue;
+        }
+        t->hits++;
+        cr_assert(h[i].fraction >= 0.0f && h[i].fraction <= ray->max_fraction);
+        double g = ray_gap(&e, ray, h[i].fraction);
+        if (h[i].fraction == 0.0f) {
+            t->inside++;
+            cr_assert(g <= tol, "ray %zu: fraction 0 but apart by %g", i, g);
+        } else {
+            t->worst = fmax(t->worst, fabs(g) / tol);
+            cr_assert(fabs(g) <= tol, "ray %zu: gap %g at the cast's fraction %g", i, g,
+                      (double)h[i].fraction);
+            /* the ray runs into the surface: against the outward normal */
+            double into =
+                h[i].normal.x * (double)ray->direction.x + h[i].normal.y * (double)ray->direction.y;
+            cr_assert(into <= 1e-6 * hypot(ray->direction.x, ray->direction.y),
+                      "ray %zu: normal (%g, %g) along the ray", i, (double)h[i].normal.x,
+                      (double)h[i].normal.y);
+        }
+        double px = ray->origin.x + (double)h[i].fraction * ray->direction.x;
+        double py = ray->origin.y + (double)h[i].fraction * ray->direction.y;
+        cr_assert(fabs(px - h[i].point.x) <= tol && fabs(py - h[i].point.y) <= tol,
+                  "ray %zu: point off the ray", i);
+        double len = hypot(h[i].normal.x, h[i].normal.y);
+        cr_assert(fabs(len - 1.0) < 1e-6, "ray %zu: normal of length %g", i, len);
+    }
+    free(h);
+    free(r);
+}
+
+static void brute_force(int kinds, int posed) {
+    wl_config cfg = wl_default();
+    cfg.kinds = kinds;
+    cfg.pairs = test_pairs(200000) / 10; /* 20k; 2k under valgrind (SEPAX_TEST_PAIRS) */
+    cfg.overlap = 0.1;
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    sepax_ray *rays = malloc(cfg.pairs * sizeof *rays);
+    uint32_t *ids = malloc(cfg.pairs * sizeof *ids);
+    cr_assert(s && pairs && rays && ids && wl_fill_store(s, &cfg) == SEPAX_OK);
+    if (posed) cr_assert_eq(wl_pose_randomly(s, 0x5eedu), SEPAX_OK);
+    cr_assert_eq(wl_make_pairs(s, &cfg, pairs), SEPAX_OK);
+    for (size_t i = 0; i < cfg.pairs; i++) {
+        rays[i] = test_ray(s, pairs[i], i);
+        ids[i] = pairs[i].b;
+    }
+    tally t = {0};
+    judge(s, rays, ids, cfg.pairs, &t);
+    cr_log_info("%s%s: %zu rays, %zu hits (%zu at fraction 0); worst error %.3f tolerances\n",
+                kinds == WL_MIXED ? "mixed" : "polygons", posed ? " posed" : "", t.rays, t.hits,
+                t.inside, t.worst);
+    cr_expect(t.hits > t.rays / 5 && t.hits - t.inside > t.rays / 10,
+              "too few hits to judge: %zu (%zu at fraction 0)", t.hits, t.inside);
+    free(pairs);
+    free(rays);
+    free(ids);
+    sepax_shapes_destroy(s);
+}
+
+Test(raycast, brute_force_polygons, .timeout = 600) { brute_force(WL_POLYGONS, 0); }
+Test(raycast, brute_force_mixed, .timeout = 600) { brute_force(WL_MIXED, 0); }
+Test(raycast, brute_force_mixed_posed, .timeout = 600) { brute_force(WL_MIXED, 1); }
+
+static uint32_t box(sepax_shapes *s, float x0, float y0, float x1, float y1) {
+    sepax_vec2 p[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    uint32_t id;
+    cr_assert_eq(sepax_shapes_add_polygon(s, p, 4, &id), SEPAX_OK);
+    return id;
+}
+
+static sepax_ray_hit cast(const sepax_shapes *s, sepax_ray r, uint32_t id) {
+    sepax_ray_hit h, want;
+    cr_assert_eq(sepax_raycast(s, &r, &id, 1, &h), SEPAX_OK);
+    cr_assert_eq(sepax_ref_raycast(s, &r, &id, 1, &want), SEPAX_OK);
+    cr_assert(memcmp(&h, &want, sizeof h) == 0, "library and reference differ");
+    return h;
+}
+
+Test(raycast, hand_worked) {
+    sepax_shapes *s = sepax_shapes_create(8);
+    uint32_t b = box(s, 2, -1, 4, 1), c;
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){10, 0}, 1.0f, &c), SEPAX_OK);
+    /* along +x into the box's left face at x = 2 */
+    sepax_ray_hit h = cast(s, (sepax_ray){{0, 0}, {8, 0}, 1}, b);
+    cr_assert(h.hit && h.fraction == 0.25f && h.normal.x == -1.0f && h.normal.y == 0.0f);
+    cr_assert(h.point.x == 2.0f && h.point.y == 0.0f);
+    /* too short: max fraction 0.2 stops at x = 1.6 */
+    h = cast(s, (sepax_ray){{0, 0}, {8, 0}, 0.2f}, b);
+    cr_assert_eq(h.hit, 0);
+    /* exactly long enough: touching counts */
+    h = cast(s, (sepax_ray){{0, 0}, {2, 0}, 1}, b);
+    cr_assert(h.hit && h.fraction == 1.0f);
+    /* from inside: fraction 0, the nearest face's normal (the top, 0.5 away) */
+    h = cast(s, (sepax_ray){{3, 0.5f}, {1, 0}, 1}, b);
+    cr_assert(h.hit && h.fraction == 0.0f && h.normal.x == 0.0f && h.normal.y == 1.0f);
+    /* a circle of radius 1 at (10, 0), a ray at height 0.6: enters at x = 10 - 0.8 */
+    h = cast(s, (sepax_ray){{5, 0.6f}, {10, 0}, 1}, c);
+    cr_assert(h.hit && fabs((double)h.fraction - 0.42) < 1e-6, "fraction %.9g", (double)h.fraction);
+    cr_assert(fabs((double)h.normal.x + 0.8) < 1e-6 && fabs((double)h.normal.y - 0.6) < 1e-6);
+    /* passing above it misses; pointing away misses; a zero-length ray outside misses */
+    cr_assert_eq(cast(s, (sepax_ray){{5, 1.01f}, {10, 0}, 1}, c).hit, 0);
+    cr_assert_eq(cast(s, (sepax_ray){{5, 0}, {-10, 0}, 1}, c).hit, 0);
+    cr_assert_eq(cast(s, (sepax_ray){{5, 0}, {0, 0}, 1}, c).hit, 0);
+    sepax_shapes_destroy(s);
+}
+
+Test(raycast, laser_through_a_row) {
+    /* 37 shapes of every kind in a row along x; the laser runs along y = 0.1 */
+    sepax_shapes *s = sepax_shapes_create(64);
+    for (int i = 0; i < 37; i++) {
+        float x = 3.0f * (float)i;
+        uint32_t id;
+        switch (i % 3) {
+        case 0: id = box(s, x, -1, x + 1, 1); break;
+        case 1:
+            cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){x, 0}, 0.5f, &id), SEPAX_OK);
+            break;
+        default:
+            cr_assert_eq(
+                sepax_shapes_add_capsule(s, (sepax_vec2){x, -1}, (sepax_vec2){x, 1}, 0.25f, &id),
+                SEPAX_OK);
+        }
+    }
+    sepax_ray laser = {{-5, 0.1f}, {200, 0}, 1};
+    sepax_ray_hit range[37], batch[37], want[37];
+    sepax_ray rays[37];
+    uint32_t ids[37];
+    for (uint32_t i = 0; i < 37; i++) {
+        rays[i] = laser;
+        ids[i] = sepax_shapes_id(s, i);
+    }
+    cr_assert_eq(sepax_raycast_range(s, &laser, 0, 37, range), SEPAX_OK);
+    cr_assert_eq(sepax_raycast(s, rays, ids, 37, batch), SEPAX_OK);
+    cr_assert_eq(sepax_ref_raycast_range(s, &laser, 0, 37, want), SEPAX_OK);
+    cr_assert(memcmp(range, batch, sizeof range) == 0, "range and batch differ");
+    cr_assert(memcmp(range, want, sizeof range) == 0, "range and reference differ");
+    for (int i = 0; i < 37; i++) {
+        cr_assert_eq(range[i].hit, 1, "shape %d missed", i);
+        cr_assert(range[i].normal.x < 0.0f, "shape %d: normal faces away from the laser", i);
+        if (i) cr_assert(range[i].fraction > range[i - 1].fraction);
+    }
+    /* a sub-range starting mid-block writes only its own results */
+    sepax_ray_hit part[12];
+    memset(part, 0x5a, sizeof part);
+    cr_assert_eq(sepax_raycast_range(s, &laser, 13, 10, part), SEPAX_OK);
+    cr_assert(memcmp(part, range + 13, 10 * sizeof *part) == 0);
+    for (size_t k = 10 * sizeof *part; k < sizeof part; k++)
+        cr_assert_eq(((unsigned char *)part)[k], 0x5a, "wrote past the range");
+    sepax_shapes_destroy(s);
+}
+
+Test(raycast, bad_input_writes_nothing) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    uint32_t a = box(s, 0, 0, 1, 1), b = box(s, 2, 0, 3, 1), gone;
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){5, 5}, 1, &gone), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_remove(s, gone, NULL), SEPAX_OK);
+    sepax_ray ok[2] = {{{-1, 0.5f}, {5, 0}, 1}, {{-1, 0.5f}, {5, 0}, 1}};
+    uint32_t ids[2] = {a, b}, bad_ids[2] = {a, 9}, stale[2] = {a, gone};
+    sepax_ray nan[2] = {ok[0], {{-1, 0.5f}, {NAN, 0}, 1}};
+    sepax_ray inf[2] = {ok[0], {{-1, 0.5f}, {1, 0}, INFINITY}};
+    sepax_ray far[2] = {ok[0], {{2e18f, 0}, {1, 0}, 1}};
+    sepax_ray fast[2] = {ok[0], {{0, 0}, {0, 2e9f}, 1}};
+    sepax_ray back[2] = {ok[0], {{0, 0}, {1, 0}, -0.5f}};
+    sepax_ray_hit out[3];
+    memset(out, 0x5a, sizeof out);
+    unsigned char before[sizeof out];
+    memcpy(before, out, sizeof out);
+    cr_assert_eq(sepax_raycast(NULL, ok, ids, 2, out), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_raycast(s, NULL, ids, 2, out), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_raycast(s, ok, NULL, 2, out), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_raycast(s, ok, ids, 2, NULL), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_raycast(s, ok, ids, 2, (sepax_ray_hit *)(void *)((char *)out + 1)),
+                 SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(sepax_raycast(s, ok, ids, SIZE_MAX / 8, out), SEPAX_ERR_COUNT);
+    cr_assert_eq(sepax_raycast(s, ok, bad_ids, 2, out), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_raycast(s, ok, stale, 2, out), SEPAX_ERR_STALE_ID);
+    cr_assert_eq(sepax_raycast(s, nan, ids, 2, out), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_raycast(s, inf, ids, 2, out), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_raycast(s, far, ids, 2, out), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_raycast(s, fast, ids, 2, out), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_raycast(s, back, ids, 2, out), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_ref_raycast(s, back, ids, 2, out), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_ref_raycast(s, ok, stale, 2, out), SEPAX_ERR_STALE_ID);
+    cr_assert_eq(sepax_raycast_range(NULL, ok, 0, 2, out), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_raycast_range(s, NULL, 0, 2, out), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_raycast_range(s, ok, 0, 2, NULL), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_raycast_range(s, &nan[1], 0, 2, out), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_raycast_range(s, &far[1], 0, 2, out), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_raycast_range(s, ok, 1, 2, out), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_raycast_range(s, ok, 3, 0, out), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_raycast_range(s, ok, 0, 2, (sepax_ray_hit *)(void *)((char *)out + 2)),
+                 SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(sepax_ref_raycast_range(s, ok, 1, 2, out), SEPAX_ERR_BAD_ID);
+    cr_assert(memcmp(out, before, sizeof out) == 0, "an error wrote output");
+    cr_assert_eq(sepax_raycast(s, ok, ids, 0, NULL), SEPAX_OK);
+    cr_assert_eq(sepax_raycast_range(s, ok, 2, 0, NULL), SEPAX_OK);
+    sepax_shapes_destroy(s);
+}
