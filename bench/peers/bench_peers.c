@@ -1,5 +1,7 @@
 /* Contact manifolds per pair: sepax_collide_manifold on every backend against Box2D 2.4
- * (b2CollidePolygons) and Chipmunk 7 (cpShapesCollide), on one workload of sharp polygon
+ * (b2CollidePolygons) and Chipmunk 7 (cpShapesCollide); sweeps (sepax_sweep against Box2D's
+ * b2TimeOfImpact) and raycasts (sepax_raycast against b2PolygonShape::RayCast), on one
+ * workload of sharp polygon
  * pairs: the benchmark's default store (tests/workload.c, 4096 polygons of 3-8 vertices,
  * identity poses) and 1M neighbour pairs, half of them overlapping.
  *
@@ -69,14 +71,17 @@ static opts parse(int argc, char **argv) {
 }
 
 enum { E_SEPAX, E_BOX2D, E_BOX2D_WORLD, E_CHIPMUNK };
+enum { Q_MANIFOLD, Q_SWEEP, Q_RAY, Q_COUNT };
+static const char *const query_names[Q_COUNT] = {"manifold", "sweep", "raycast"};
 
 typedef struct row {
     const char *name;
+    int query;
     int engine;
     sepax_backend backend; /* E_SEPAX */
     double ns;             /* fastest per pair */
-    size_t touching;       /* pairs with at least one contact point */
-    size_t points;         /* contact points in all */
+    size_t touching;       /* pairs with at least one contact point; sweeps, rays: hits */
+    size_t points;         /* contact points in all; Box2D sweeps: e_failed */
 } row;
 
 typedef struct workload {
@@ -84,6 +89,11 @@ typedef struct workload {
     sepax_pair *pairs;
     size_t n;
     sepax_manifold *out;
+    sepax_vec2 *vel; /* sweeps: B's displacement per pair, A still */
+    sepax_sweep_hit *sweep;
+    sepax_ray *rays; /* rays: per pair, from A towards B, cast against B */
+    uint32_t *ray_ids;
+    sepax_ray_hit *ray_hit;
 #ifdef SEPAX_PEER_BOX2D
     peer_box2d *box2d;
 #endif
@@ -93,6 +103,22 @@ typedef struct workload {
 } workload;
 
 static int run(const row *r, workload *w) {
+    if (r->query == Q_SWEEP) {
+        if (r->engine == E_SEPAX)
+            return sepax_sweep(w->store, w->pairs, w->n, NULL, w->vel, w->sweep) == SEPAX_OK;
+#ifdef SEPAX_PEER_BOX2D
+        peer_box2d_sweep(w->box2d, w->pairs, w->n, w->vel);
+        return 1;
+#endif
+    }
+    if (r->query == Q_RAY) {
+        if (r->engine == E_SEPAX)
+            return sepax_raycast(w->store, w->rays, w->ray_ids, w->n, w->ray_hit) == SEPAX_OK;
+#ifdef SEPAX_PEER_BOX2D
+        peer_box2d_raycast(w->box2d, w->rays, w->ray_ids, w->n);
+        return 1;
+#endif
+    }
     switch (r->engine) {
     case E_SEPAX: return sepax_collide_manifold(w->store, w->pairs, w->n, w->out) == SEPAX_OK;
 #ifdef SEPAX_PEER_BOX2D
@@ -109,6 +135,18 @@ static int run(const row *r, workload *w) {
 /* The last run's pairs with points and points in all. */
 static void count(const row *r, const workload *w, size_t *touching, size_t *points) {
     *touching = *points = 0;
+    if (r->query != Q_MANIFOLD) {
+        if (r->engine == E_SEPAX)
+            for (size_t i = 0; i < w->n; i++)
+                *touching += r->query == Q_SWEEP ? w->sweep[i].hit : w->ray_hit[i].hit;
+#ifdef SEPAX_PEER_BOX2D
+        else if (r->query == Q_SWEEP)
+            peer_box2d_sweep_count(w->box2d, w->n, touching, points);
+        else
+            *touching = peer_box2d_raycast_count(w->box2d, w->n);
+#endif
+        return;
+    }
     switch (r->engine) {
     case E_SEPAX:
         for (size_t i = 0; i < w->n; i++) {
@@ -136,7 +174,15 @@ int main(int argc, char **argv) {
     w.out = malloc(w.n * sizeof *w.out);
     sepax_manifold *want = malloc(w.n * sizeof *want);
     uint8_t *hit = malloc(w.n);
-    if (!w.store || !w.pairs || !w.out || !want || !hit) {
+    w.vel = malloc(w.n * sizeof *w.vel);
+    w.sweep = malloc(w.n * sizeof *w.sweep);
+    w.rays = malloc(w.n * sizeof *w.rays);
+    w.ray_ids = malloc(w.n * sizeof *w.ray_ids);
+    w.ray_hit = malloc(w.n * sizeof *w.ray_hit);
+    sepax_sweep_hit *want_sweep = malloc(w.n * sizeof *want_sweep);
+    sepax_ray_hit *want_ray = malloc(w.n * sizeof *want_ray);
+    if (!w.store || !w.pairs || !w.out || !want || !hit || !w.vel || !w.sweep || !w.rays ||
+        !w.ray_ids || !w.ray_hit || !want_sweep || !want_ray) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -148,23 +194,53 @@ int main(int argc, char **argv) {
     }
     size_t overlaps = 0, hull_differs = 0;
     for (size_t i = 0; i < w.n; i++) overlaps += hit[i];
+    /* sepax-bench's sweeps and rays: B moves up to 4 units a step, one pair in 8 a bullet
+     * (up to 1000 units); rays from A's box centre towards B's, 0.5 to 1.5 times as far */
+    wl_rng vr = {o.cfg.seed ^ 0x5a5au};
+    for (size_t i = 0; i < w.n; i++) {
+        float speed = i % 8 == 7 ? 2000.0f : 8.0f;
+        w.vel[i] = (sepax_vec2){speed * (wl_unit(&vr) - 0.5f), speed * (wl_unit(&vr) - 0.5f)};
+    }
+    for (size_t i = 0; i < w.n; i++) {
+        sepax_aabb ba, bb;
+        sepax_shapes_aabb(w.store, w.pairs[i].a, &ba);
+        sepax_shapes_aabb(w.store, w.pairs[i].b, &bb);
+        float ox = 0.5f * (ba.lower.x + ba.upper.x), oy = 0.5f * (ba.lower.y + ba.upper.y);
+        float k = 0.5f + wl_unit(&vr);
+        w.rays[i] = (sepax_ray){{ox, oy},
+                                {k * (0.5f * (bb.lower.x + bb.upper.x) - ox),
+                                 k * (0.5f * (bb.lower.y + bb.upper.y) - oy)},
+                                1.0f};
+        w.ray_ids[i] = w.pairs[i].b;
+    }
 
     /* the engines: every sepax backend this CPU runs, then the peers */
-    row rows[SEPAX_BACKEND_COUNT + 3];
-    int nrows = 0, box2d_row = -1;
-    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
-        if (sepax_backend_available((sepax_backend)b))
-            rows[nrows++] =
-                (row){sepax_backend_name((sepax_backend)b), E_SEPAX, (sepax_backend)b, 1e300, 0, 0};
+    row rows[Q_COUNT * (SEPAX_BACKEND_COUNT + 3)];
+    int nrows = 0, box2d_row[Q_COUNT] = {-1, -1, -1};
+    for (int q = 0; q < Q_COUNT; q++)
+        for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
+            if (sepax_backend_available((sepax_backend)b))
+                rows[nrows++] = (row){sepax_backend_name((sepax_backend)b),
+                                      q,
+                                      E_SEPAX,
+                                      (sepax_backend)b,
+                                      1e300,
+                                      0,
+                                      0};
 #ifdef SEPAX_PEER_BOX2D
     w.box2d = peer_box2d_create(w.store, w.n, &hull_differs);
     if (!w.box2d) {
         fprintf(stderr, "Box2D: could not build the shapes\n");
         return 1;
     }
-    box2d_row = nrows;
-    rows[nrows++] = (row){"box2d", E_BOX2D, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
-    rows[nrows++] = (row){"box2d+world", E_BOX2D_WORLD, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
+    box2d_row[Q_MANIFOLD] = nrows;
+    rows[nrows++] = (row){"box2d", Q_MANIFOLD, E_BOX2D, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
+    rows[nrows++] =
+        (row){"box2d+world", Q_MANIFOLD, E_BOX2D_WORLD, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
+    box2d_row[Q_SWEEP] = nrows;
+    rows[nrows++] = (row){"box2d toi", Q_SWEEP, E_BOX2D, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
+    box2d_row[Q_RAY] = nrows;
+    rows[nrows++] = (row){"box2d raycast", Q_RAY, E_BOX2D, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
 #endif
 #ifdef SEPAX_PEER_CHIPMUNK
     w.chipmunk = peer_chipmunk_create(w.store, w.n);
@@ -172,17 +248,28 @@ int main(int argc, char **argv) {
         fprintf(stderr, "Chipmunk: could not build the shapes\n");
         return 1;
     }
-    rows[nrows++] = (row){"chipmunk", E_CHIPMUNK, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
+    rows[nrows++] = (row){"chipmunk", Q_MANIFOLD, E_CHIPMUNK, SEPAX_BACKEND_AUTO, 1e300, 0, 0};
 #endif
 
-    /* every backend's manifolds bit-identical to the reference's */
+    /* every backend's answers bit-identical to the reference's */
     int mismatch = 0;
-    if (sepax_ref_collide_manifold(w.store, w.pairs, w.n, want) != SEPAX_OK) mismatch = 1;
+    if (sepax_ref_collide_manifold(w.store, w.pairs, w.n, want) != SEPAX_OK ||
+        sepax_ref_sweep(w.store, w.pairs, w.n, NULL, w.vel, want_sweep) != SEPAX_OK ||
+        sepax_ref_raycast(w.store, w.rays, w.ray_ids, w.n, want_ray) != SEPAX_OK)
+        mismatch = 1;
     for (int r = 0; r < nrows; r++) {
         if (rows[r].engine != E_SEPAX) continue;
         sepax_set_backend(rows[r].backend);
-        if (!run(&rows[r], &w) || memcmp(w.out, want, w.n * sizeof *want) != 0) {
-            fprintf(stderr, "MISMATCH: backend %s differs from the reference\n", rows[r].name);
+        int ok = run(&rows[r], &w);
+        if (rows[r].query == Q_SWEEP)
+            ok = ok && !memcmp(w.sweep, want_sweep, w.n * sizeof *want_sweep);
+        else if (rows[r].query == Q_RAY)
+            ok = ok && !memcmp(w.ray_hit, want_ray, w.n * sizeof *want_ray);
+        else
+            ok = ok && !memcmp(w.out, want, w.n * sizeof *want);
+        if (!ok) {
+            fprintf(stderr, "MISMATCH: backend %s %s differs from the reference\n", rows[r].name,
+                    query_names[rows[r].query]);
             mismatch = 1;
         }
     }
@@ -205,7 +292,6 @@ int main(int argc, char **argv) {
         }
     }
 
-    double box2d_ns = box2d_row >= 0 ? rows[box2d_row].ns : 0.0;
     if (o.json) {
         printf("{\n  \"workload\": {\"shapes\": %u, \"pairs\": %zu, \"min_verts\": %d, "
                "\"max_verts\": %d, \"overlap_actual\": %.4f, \"seed\": %llu, \"reps\": %d, "
@@ -215,10 +301,13 @@ int main(int argc, char **argv) {
         printf("  \"equivalent\": %s,\n  \"checksum\": \"%016llx\",\n  \"results\": [\n",
                mismatch ? "false" : "true", (unsigned long long)checksum);
         for (int r = 0; r < nrows; r++) {
-            printf("    {\"engine\": \"%s%s\", \"ns_per_pair\": %.3f, \"mpairs_per_s\": %.2f",
-                   rows[r].engine == E_SEPAX ? "sepax-" : "", rows[r].name, rows[r].ns,
-                   1e3 / rows[r].ns);
-            if (box2d_row >= 0) printf(", \"speedup_vs_box2d\": %.2f", box2d_ns / rows[r].ns);
+            int q = rows[r].query;
+            printf("    {\"query\": \"%s\", \"engine\": \"%s%s\", \"ns_per_pair\": %.3f, "
+                   "\"mpairs_per_s\": %.2f",
+                   query_names[q], rows[r].engine == E_SEPAX ? "sepax-" : "", rows[r].name,
+                   rows[r].ns, 1e3 / rows[r].ns);
+            if (box2d_row[q] >= 0)
+                printf(", \"speedup_vs_box2d\": %.2f", rows[box2d_row[q]].ns / rows[r].ns);
             printf(", \"touching\": %zu, \"points\": %zu}%s\n", rows[r].touching, rows[r].points,
                    r + 1 < nrows ? "," : "");
         }
@@ -229,19 +318,30 @@ int main(int argc, char **argv) {
                o.cfg.shapes, o.cfg.min_verts, o.cfg.max_verts, w.n,
                100.0 * (double)overlaps / (double)w.n, o.reps);
         printf("every sepax backend bit-identical to the reference: %s\n", mismatch ? "NO" : "yes");
-        if (box2d_row >= 0 && hull_differs)
+        if (box2d_row[Q_MANIFOLD] >= 0 && hull_differs)
             printf("Box2D's hull differs from sepax's polygon for %zu shapes\n", hull_differs);
         printf("(box2d: b2CollidePolygons, manifold in the reference body's frame; box2d+world: "
-               "then b2WorldManifold::Initialize; chipmunk: cpShapesCollide)\n\n");
-        printf("| engine          | ns/pair | Mpairs/s | vs box2d | touching pairs |  points |\n");
-        printf("|-----------------|--------:|---------:|---------:|---------------:|--------:|\n");
-        for (int r = 0; r < nrows; r++) {
-            char name[32], speedup[16] = "-";
-            snprintf(name, sizeof name, "%s%s", rows[r].engine == E_SEPAX ? "sepax " : "",
-                     rows[r].name);
-            if (box2d_row >= 0) snprintf(speedup, sizeof speedup, "%.2fx", box2d_ns / rows[r].ns);
-            printf("| %-15s | %7.2f | %8.1f | %8s | %14zu | %7zu |\n", name, rows[r].ns,
-                   1e3 / rows[r].ns, speedup, rows[r].touching, rows[r].points);
+               "then b2WorldManifold::Initialize; chipmunk: cpShapesCollide; sweep: A still, B "
+               "moving up to 4 units a step, one pair in 8 up to 1000; box2d toi: "
+               "b2TimeOfImpact, failed = e_failed; raycast: a ray per pair from A's box centre "
+               "towards B's, cast against B; box2d raycast: b2PolygonShape::RayCast)\n");
+        static const char *const heads[Q_COUNT] = {
+            "touching pairs |  points", "          hits |  failed", "          hits |       -"};
+        for (int q = 0; q < Q_COUNT; q++) {
+            printf("\n| %-8s engine  | ns/pair | Mpairs/s | vs box2d | %s |\n", query_names[q],
+                   heads[q]);
+            printf(
+                "|-----------------|--------:|---------:|---------:|---------------:|--------:|\n");
+            for (int r = 0; r < nrows; r++) {
+                if (rows[r].query != q) continue;
+                char name[32], speedup[16] = "-";
+                snprintf(name, sizeof name, "%s%s", rows[r].engine == E_SEPAX ? "sepax " : "",
+                         rows[r].name);
+                if (box2d_row[q] >= 0)
+                    snprintf(speedup, sizeof speedup, "%.2fx", rows[box2d_row[q]].ns / rows[r].ns);
+                printf("| %-15s | %7.2f | %8.1f | %8s | %14zu | %7zu |\n", name, rows[r].ns,
+                       1e3 / rows[r].ns, speedup, rows[r].touching, rows[r].points);
+            }
         }
         printf("\nchecksum %016llx\n", (unsigned long long)checksum);
     }
@@ -256,5 +356,12 @@ int main(int argc, char **argv) {
     free(w.out);
     free(want);
     free(hit);
+    free(w.vel);
+    free(w.sweep);
+    free(w.rays);
+    free(w.ray_ids);
+    free(w.ray_hit);
+    free(want_sweep);
+    free(want_ray);
     return mismatch ? 1 : 0;
 }

@@ -21,6 +21,13 @@ void peer_box2d_destroy(peer_box2d *p);
 void peer_box2d_run(peer_box2d *p, const sepax_pair *pairs, size_t n, int world);
 /* Of the last run's n results: pairs with at least one point, and points in all. */
 void peer_box2d_count(const peer_box2d *p, size_t n, size_t *touching, size_t *points);
+/* b2TimeOfImpact per pair, A still and B moving by vel_b[i] (no rotation), tMax 1. */
+void peer_box2d_sweep(peer_box2d *p, const sepax_pair *pairs, size_t n, const sepax_vec2 *vel_b);
+/* Of the last sweep's n: touching or overlapped (hits), and e_failed. */
+void peer_box2d_sweep_count(const peer_box2d *p, size_t n, size_t *hits, size_t *failed);
+/* b2PolygonShape::RayCast of ray i (p1 = origin, p2 = origin + direction) against ids[i]. */
+void peer_box2d_raycast(peer_box2d *p, const sepax_ray *rays, const uint32_t *ids, size_t n);
+size_t peer_box2d_raycast_count(const peer_box2d *p, size_t n);
 
 /* Chipmunk 7: cpPolyShape (radius 0) per shape, world data cached once from the pose. */
 typedef struct peer_chipmunk peer_chipmunk;
