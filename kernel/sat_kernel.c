@@ -458,6 +458,14 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     ok = lf_sel_gt(t_in, t_out, zero, ok);
     ok = lf_sel_gt(t_c, tmax, zero, ok);
     ok = lf_sel_gt(t_c, t_out, zero, ok);
+    if (lf_eq_bits(radii, zero) == (1u << LANES) - 1u) {
+        /* no radius in any lane (sharp pairs, rays at sharp polygons): no rounded corner, so
+         * the closest vertices below would change nothing; the same bits, a third of the work */
+        *t_hit = t_c;
+        *nx = lf_sel_gt(t_in, zero, in_nx, n0x);
+        *ny = lf_sel_gt(t_in, zero, in_ny, n0y);
+        return ok;
+    }
     /* B at t_c, and its closest vertex pair with A (the first closest, A's vertex outer) */
     lf bx[8], by[8];
     for (int j = 0; j < nb; j++) {
