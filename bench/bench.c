@@ -298,27 +298,8 @@ int main(int argc, char **argv) {
         return 1;
     }
 
-    /* sweeps: B moves up to 4 units a step in any direction, one pair in 8 a bullet
-     * crossing the store (up to 1000 units) */
-    wl_rng vr = {o.cfg.seed ^ 0x5a5au};
-    for (size_t i = 0; i < w.n; i++) {
-        float speed = i % 8 == 7 ? 2000.0f : 8.0f;
-        w.vel[i] = (sepax_vec2){speed * (wl_unit(&vr) - 0.5f), speed * (wl_unit(&vr) - 0.5f)};
-    }
-
-    /* rays: from A's box centre towards B's, 0.5 to 1.5 times as far, cast against B */
-    for (size_t i = 0; i < w.n; i++) {
-        sepax_aabb ba, bb;
-        sepax_shapes_aabb(w.store, w.pairs[i].a, &ba);
-        sepax_shapes_aabb(w.store, w.pairs[i].b, &bb);
-        float ox = 0.5f * (ba.lower.x + ba.upper.x), oy = 0.5f * (ba.lower.y + ba.upper.y);
-        float k = 0.5f + wl_unit(&vr);
-        w.rays[i] = (sepax_ray){{ox, oy},
-                                {k * (0.5f * (bb.lower.x + bb.upper.x) - ox),
-                                 k * (0.5f * (bb.lower.y + bb.upper.y) - oy)},
-                                1.0f};
-        w.ray_ids[i] = w.pairs[i].b;
-    }
+    /* sweeps and rays: the same motion in sepax-bench-peers */
+    wl_bench_motion(w.store, w.pairs, w.n, o.cfg.seed, w.vel, w.rays, w.ray_ids);
 
     if (o.only) return run_only(&o, &w);
 

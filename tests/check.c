@@ -154,6 +154,15 @@ out:
     return bad;
 }
 
+exact_shape exact_of_view(const sepax_shape_view *v) {
+    exact_shape e = {v->count, {0}, {0}, v->radius};
+    for (int k = 0; k < v->count; k++) {
+        e.x[k] = v->x[k];
+        e.y[k] = v->y[k];
+    }
+    return e;
+}
+
 /* A ray for pair i: from a vertex of A (or, one in eight, from B's first
  * vertex, on or inside B) aimed at a vertex of B, past it, or along a test
  * velocity; lengths from zero to long, max fractions 0, 1/4, 1 and 1000. */

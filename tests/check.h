@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "exact.h"
 #include "kernel.h"
 #include "workload.h"
 
@@ -46,6 +47,9 @@ void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_p
  * shapes moving and only B, against the reference bit for bit. */
 size_t check_sweep(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,
                    size_t *compared, check_msg *msg);
+
+/* A shape's world core and radius in double precision, for exact.c's checks. */
+exact_shape exact_of_view(const sepax_shape_view *v);
 
 /* A test ray for pair i: from A towards B (or from inside B), of every
  * length and max fraction; the shape it is cast against is the pair's B. */

@@ -42,15 +42,6 @@ static const char *combo_name(int c) {
     return names[c];
 }
 
-static exact_shape exact_of(const sepax_shape_view *v) {
-    exact_shape e = {v->count, {0}, {0}, v->radius};
-    for (int k = 0; k < v->count; k++) {
-        e.x[k] = v->x[k];
-        e.y[k] = v->y[k];
-    }
-    return e;
-}
-
 /* How deep two cores overlap: the least overlap of their projections on the
  * edge normals of both (a segment has one, a point none). Overlapping convex
  * cores are separated by the shortest of these: the edges of their Minkowski
@@ -132,8 +123,8 @@ static fixture make_fixture(int posed) {
         sepax_shape_view va, vb;
         cr_assert(sepax_shapes_view(f.store, f.pairs[i].a, &va) == SEPAX_OK);
         cr_assert(sepax_shapes_view(f.store, f.pairs[i].b, &vb) == SEPAX_OK);
-        f.a[i] = exact_of(&va);
-        f.b[i] = exact_of(&vb);
+        f.a[i] = exact_of_view(&va);
+        f.b[i] = exact_of_view(&vb);
         f.gap[i] = signed_gap(&f.a[i], &f.b[i]);
         f.tol[i] = tolerance(&f.a[i], &f.b[i]);
         f.combo[i] = combo_of(class_of(&va), class_of(&vb));

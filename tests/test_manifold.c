@@ -146,15 +146,6 @@ Test(manifold, curved_shapes) {
 
 /* ---- properties over random stores ---- */
 
-static exact_shape exact_of(const sepax_shape_view *v) {
-    exact_shape e = {v->count, {0}, {0}, v->radius};
-    for (int k = 0; k < v->count; k++) {
-        e.x[k] = v->x[k];
-        e.y[k] = v->y[k];
-    }
-    return e;
-}
-
 /* Signed distance from (x, y) to the shape's boundary: < 0 inside. */
 static double boundary_distance(const exact_shape *s, double x, double y) {
     exact_shape q = {1, {x}, {y}, 0.0};
@@ -207,7 +198,7 @@ static void check_properties(const sepax_shapes *s, const sepax_pair *pairs, siz
         sepax_shape_view va, vb;
         sepax_shapes_view(s, pairs[i].a, &va);
         sepax_shapes_view(s, pairs[i].b, &vb);
-        exact_shape ea = exact_of(&va), eb = exact_of(&vb);
+        exact_shape ea = exact_of_view(&va), eb = exact_of_view(&vb);
         double tol = 1e-5 * scale_of(&ea, &eb);
         float least = INFINITY;
         for (uint32_t k = 0; k < m[i].count; k++) {

@@ -19,15 +19,6 @@
 
 #define SAMPLES 4000
 
-static exact_shape exact_of_view(const sepax_shape_view *v) {
-    exact_shape e = {v->count, {0}, {0}, v->radius};
-    for (int k = 0; k < v->count; k++) {
-        e.x[k] = v->x[k];
-        e.y[k] = v->y[k];
-    }
-    return e;
-}
-
 static double ray_gap(const exact_shape *shape, const sepax_ray *r, double t) {
     exact_shape p = {1, {r->origin.x + t * r->direction.x}, {r->origin.y + t * r->direction.y}, 0};
     return exact_gap(shape, &p);

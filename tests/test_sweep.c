@@ -19,10 +19,10 @@
 #define SAMPLES 4000
 
 static exact_shape exact_at(const sepax_shape_view *v, double dx, double dy) {
-    exact_shape e = {v->count, {0}, {0}, v->radius};
+    exact_shape e = exact_of_view(v);
     for (int k = 0; k < v->count; k++) {
-        e.x[k] = v->x[k] + dx;
-        e.y[k] = v->y[k] + dy;
+        e.x[k] += dx;
+        e.y[k] += dy;
     }
     return e;
 }

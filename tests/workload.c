@@ -275,3 +275,24 @@ sepax_pair *wl_all_pairs(uint32_t shapes, size_t *n) {
         for (uint32_t b = 0; b < shapes; b++) p[k++] = (sepax_pair){a, b};
     return p;
 }
+
+void wl_bench_motion(const sepax_shapes *store, const sepax_pair *pairs, size_t n, uint64_t seed,
+                     sepax_vec2 *vel, sepax_ray *rays, uint32_t *ray_ids) {
+    wl_rng vr = {seed ^ 0x5a5au};
+    for (size_t i = 0; i < n; i++) {
+        float speed = i % 8 == 7 ? 2000.0f : 8.0f;
+        vel[i] = (sepax_vec2){speed * (wl_unit(&vr) - 0.5f), speed * (wl_unit(&vr) - 0.5f)};
+    }
+    for (size_t i = 0; i < n; i++) {
+        sepax_aabb ba, bb;
+        sepax_shapes_aabb(store, pairs[i].a, &ba);
+        sepax_shapes_aabb(store, pairs[i].b, &bb);
+        float ox = 0.5f * (ba.lower.x + ba.upper.x), oy = 0.5f * (ba.lower.y + ba.upper.y);
+        float k = 0.5f + wl_unit(&vr);
+        rays[i] = (sepax_ray){{ox, oy},
+                              {k * (0.5f * (bb.lower.x + bb.upper.x) - ox),
+                               k * (0.5f * (bb.lower.y + bb.upper.y) - oy)},
+                              1.0f};
+        ray_ids[i] = pairs[i].b;
+    }
+}

@@ -40,6 +40,13 @@ sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg);
 
 /* Fill pairs[0..cfg->pairs) with neighbours, chosen so that a fraction
  * cfg->overlap of them overlap (decided by the reference). */
+/* The benchmarks' motion for a pair list: vel[i], B's displacement over a
+ * sweep's step (A still), up to 4 units in any direction, one pair in 8 a
+ * bullet of up to 1000 units; rays[i] from A's box centre towards B's, 0.5
+ * to 1.5 times as far, max fraction 1, cast against ray_ids[i] = B. */
+void wl_bench_motion(const sepax_shapes *store, const sepax_pair *pairs, size_t n, uint64_t seed,
+                     sepax_vec2 *vel, sepax_ray *rays, uint32_t *ray_ids);
+
 sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepax_pair *pairs);
 
 /* Turn every shape of the store by a random angle about its own centre and
