@@ -180,22 +180,12 @@ int main(int argc, char **argv) {
         usable[i] = box2d_polygon(v, &polys[i]);
         differing += !usable[i];
     }
-    wl_rng r = {seed ^ 0x5a5au};
-    for (size_t i = 0; i < n; i++) {
-        sepax_aabb ba, bb;
-        sepax_shapes_aabb(store, pairs[i].a, &ba);
-        sepax_shapes_aabb(store, pairs[i].b, &bb);
-        float ox = 0.5f * (ba.lower.x + ba.upper.x), oy = 0.5f * (ba.lower.y + ba.upper.y);
-        float k = 0.5f + wl_unit(&r);
-        float dx = k * (0.5f * (bb.lower.x + bb.upper.x) - ox);
-        float dy = k * (0.5f * (bb.lower.y + bb.upper.y) - oy);
-        if (i % 4 == 3) {
-            dx = 8.0f * (wl_unit(&r) - 0.5f);
-            dy = 8.0f * (wl_unit(&r) - 0.5f);
-        }
-        rays[i] = sepax_ray{{ox, oy}, {dx, dy}, 1.0f};
-        ids[i] = pairs[i].b;
-    }
+    // the benchmarks' rays (towards B), and one in four turned any way
+    std::vector<sepax_vec2> vel(n);
+    wl_bench_motion(store, pairs.data(), n, seed, vel.data(), rays.data(), ids.data());
+    wl_rng r = {seed ^ 0x7a7au};
+    for (size_t i = 3; i < n; i += 4)
+        rays[i].direction = {8.0f * (wl_unit(&r) - 0.5f), 8.0f * (wl_unit(&r) - 0.5f)};
     if (sepax_raycast(store, rays.data(), ids.data(), n, got.data()) != SEPAX_OK ||
         sepax_ref_raycast(store, rays.data(), ids.data(), n, want.data()) != SEPAX_OK) {
         std::fprintf(stderr, "raycast refused the workload\n");
