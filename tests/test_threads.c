@@ -2,7 +2,8 @@
  * the backend is chosen once even when the first queries race. Each thread
  * runs every query kind over the same posed mixed-kind store and compares
  * its answers with the reference's, computed before the threads start.
- * Plain C with pthreads (no Criterion), so ThreadSanitizer can run it:
+ * (overlap and collide at two margins, manifolds, sweeps, raycasts,
+ * overlap_one, bounds). Plain C with pthreads (no Criterion), so ThreadSanitizer can run it:
  * tools/test.sh builds it with -fsanitize=thread and runs it there too.
  * Usage: sepax-threads [--threads N] [--pairs N] [--rounds N] */
 #include <pthread.h>
@@ -18,10 +19,16 @@ typedef struct expected {
     const sepax_pair *pairs;
     size_t n;
     float margin[2];
-    uint8_t *hit[2];    /* reference overlap per margin */
-    sepax_hit *coll[2]; /* reference collide per margin */
-    uint8_t *one;       /* reference overlap_one: probe 0 against every shape */
-    sepax_aabb *aabb;   /* bounds of every shape */
+    uint8_t *hit[2];       /* reference overlap per margin */
+    sepax_hit *coll[2];    /* reference collide per margin */
+    uint8_t *one;          /* reference overlap_one: probe 0 against every shape */
+    const sepax_vec2 *vel; /* sweeps: B's displacement per pair */
+    const sepax_ray *rays; /* a ray per pair, against ray_ids */
+    const uint32_t *ray_ids;
+    sepax_manifold *man; /* reference manifolds, sweeps, raycasts (margin 0) */
+    sepax_sweep_hit *sweep;
+    sepax_ray_hit *ray;
+    sepax_aabb *aabb; /* bounds of every shape */
     int rounds;
 } expected;
 
@@ -38,10 +45,16 @@ static void *work(void *arg) {
     uint32_t count = sepax_shapes_count(e->store);
     uint8_t *hit = malloc(e->n > count ? e->n : count);
     sepax_hit *coll = malloc(e->n * sizeof *coll);
-    if (!hit || !coll) {
+    sepax_manifold *man = malloc(e->n * sizeof *man);
+    sepax_sweep_hit *sweep = malloc(e->n * sizeof *sweep);
+    sepax_ray_hit *ray = malloc(e->n * sizeof *ray);
+    if (!hit || !coll || !man || !sweep || !ray) {
         w->status = SEPAX_ERR_NOMEM;
         free(hit);
         free(coll);
+        free(man);
+        free(sweep);
+        free(ray);
         return NULL;
     }
     for (int r = 0; r < e->rounds && w->status == SEPAX_OK; r++) {
@@ -56,7 +69,17 @@ static void *work(void *arg) {
             w->bad += (size_t)(memcmp(hit, e->hit[m], e->n) != 0);
             w->bad += (size_t)(memcmp(coll, e->coll[m], e->n * sizeof *coll) != 0);
         }
-        sepax_status st = sepax_overlap_one(e->store, sepax_shapes_id(e->store, 0), 0, count, hit);
+        sepax_status st = sepax_collide_manifold(e->store, e->pairs, e->n, man);
+        if (st == SEPAX_OK) st = sepax_sweep(e->store, e->pairs, e->n, NULL, e->vel, sweep);
+        if (st == SEPAX_OK) st = sepax_raycast(e->store, e->rays, e->ray_ids, e->n, ray);
+        if (st != SEPAX_OK) {
+            w->status = st;
+            break;
+        }
+        w->bad += (size_t)(memcmp(man, e->man, e->n * sizeof *man) != 0);
+        w->bad += (size_t)(memcmp(sweep, e->sweep, e->n * sizeof *sweep) != 0);
+        w->bad += (size_t)(memcmp(ray, e->ray, e->n * sizeof *ray) != 0);
+        st = sepax_overlap_one(e->store, sepax_shapes_id(e->store, 0), 0, count, hit);
         if (st != SEPAX_OK) w->status = st;
         w->bad += (size_t)(st == SEPAX_OK && memcmp(hit, e->one, count) != 0);
         for (uint32_t i = 0; i < count; i += 97) { /* the accessors read the store too */
@@ -68,6 +91,9 @@ static void *work(void *arg) {
     }
     free(hit);
     free(coll);
+    free(man);
+    free(sweep);
+    free(ray);
     return NULL;
 }
 
@@ -94,8 +120,7 @@ int main(int argc, char **argv) {
     uint32_t count = sepax_shapes_count(store);
     if (wl_pose_randomly(store, cfg.seed ^ 0x7badu) != SEPAX_OK) return 1;
 
-    expected e = {store,        NULL, cfg.pairs, {0.0f, 0.25f}, {NULL, NULL},
-                  {NULL, NULL}, NULL, NULL,      rounds};
+    expected e = {.store = store, .n = cfg.pairs, .margin = {0.0f, 0.25f}, .rounds = rounds};
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
     e.one = malloc(count);
     e.aabb = malloc(count * sizeof *e.aabb);
@@ -111,6 +136,21 @@ int main(int argc, char **argv) {
             return 1;
     }
     if (sepax_ref_overlap_one(store, sepax_shapes_id(store, 0), 0, count, e.one) != SEPAX_OK)
+        return 1;
+    sepax_vec2 *vel = malloc(cfg.pairs * sizeof *vel);
+    sepax_ray *rays = malloc(cfg.pairs * sizeof *rays);
+    uint32_t *ray_ids = malloc(cfg.pairs * sizeof *ray_ids);
+    e.man = malloc(cfg.pairs * sizeof *e.man);
+    e.sweep = malloc(cfg.pairs * sizeof *e.sweep);
+    e.ray = malloc(cfg.pairs * sizeof *e.ray);
+    if (!vel || !rays || !ray_ids || !e.man || !e.sweep || !e.ray) return 1;
+    wl_bench_motion(store, pairs, cfg.pairs, cfg.seed, vel, rays, ray_ids);
+    e.vel = vel;
+    e.rays = rays;
+    e.ray_ids = ray_ids;
+    if (sepax_ref_collide_manifold(store, pairs, cfg.pairs, e.man) != SEPAX_OK ||
+        sepax_ref_sweep(store, pairs, cfg.pairs, NULL, vel, e.sweep) != SEPAX_OK ||
+        sepax_ref_raycast(store, rays, ray_ids, cfg.pairs, e.ray) != SEPAX_OK)
         return 1;
     for (uint32_t i = 0; i < count; i++)
         if (sepax_shapes_aabb(store, sepax_shapes_id(store, i), &e.aabb[i]) != SEPAX_OK) return 1;
@@ -133,7 +173,8 @@ int main(int argc, char **argv) {
         }
     }
     printf("%s %d threads x %d rounds on one store (%s backend), %zu pairs at 2 margins, "
-           "overlap_one over %u shapes: %zu result sets differ from the reference\n",
+           "manifolds, sweeps and raycasts, overlap_one over %u shapes: %zu result sets differ "
+           "from the reference\n",
            bad || failed ? "FAIL" : "ok  ", threads, rounds,
            sepax_backend_name(sepax_get_backend()), cfg.pairs, count, bad);
     for (int m = 0; m < 2; m++) {
@@ -143,6 +184,12 @@ int main(int argc, char **argv) {
     free(e.one);
     free(e.aabb);
     free(pairs);
+    free(vel);
+    free(rays);
+    free(ray_ids);
+    free(e.man);
+    free(e.sweep);
+    free(e.ray);
     free(w);
     sepax_shapes_destroy(store);
     return bad || failed ? 1 : 0;
