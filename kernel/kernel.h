@@ -23,6 +23,9 @@ typedef struct sepax_kernel {
     /* swept SAT; va, vb per pair, NULL: not moving; velocities checked by the caller */
     void (*sweep)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                   const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);
+    /* contact manifolds from collide's answers and axes for the same pairs (manifold_kernel.c) */
+    void (*contacts)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                     const sepax_hit *hits, const uint8_t *axis, float margin, sepax_manifold *out);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is

@@ -825,9 +825,13 @@ static void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t 
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st); /* update_kernel.c */
+void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                       const sepax_hit *hits, const uint8_t *axes, float margin,
+                                       sepax_manifold *out); /* manifold_kernel.c */
 
 const sepax_kernel SEPAX_KERNEL_NAME = {
-    STR(SEPAX_KERNEL_NAME), SEPAX_KERNEL_BACKEND, kernel_overlap,
-    kernel_collide,         kernel_overlap_one,   CAT(SEPAX_KERNEL_NAME, _update),
-    kernel_sweep,
+    STR(SEPAX_KERNEL_NAME), SEPAX_KERNEL_BACKEND,
+    kernel_overlap,         kernel_collide,
+    kernel_overlap_one,     CAT(SEPAX_KERNEL_NAME, _update),
+    kernel_sweep,           CAT(SEPAX_KERNEL_NAME, _contacts),
 };

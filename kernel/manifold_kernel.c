@@ -1,0 +1,336 @@
+/* Contact manifolds with a pair per lane, written once against lanes.h and
+ * compiled per ISA like sat_kernel.c. The per-pair clip of manifold.c
+ * branches on data three or four times a pair (hit or miss, the incident
+ * edge search, two clips, the margin filter) and mispredicts most of them;
+ * here the hits whose axis is a face are listed first (branch-free), then
+ * run 8 * SEPAX_P at a time through the same arithmetic as manifold.c,
+ * operation for operation, with every outcome of every clip computed and
+ * the right one selected, so the bits are the same:
+ *   - the incident edge: the least dot product over all 8 plane rows, the
+ *     first of equals (padding rows repeat the last plane, never less);
+ *   - clip by the side plane through the face's start, then through its
+ *     end; a clip keeping two points keeps [in0, in1], [in0, crossing] or
+ *     [in1, crossing], which two selects per point say;
+ *   - the two clipped contacts, filtered by the margin, or else the deepest
+ *     incident vertex (always so when the incident shape is a circle: its
+ *     one row is its centre).
+ * Feature ids are integers: lanes carry which of the four possible points
+ * each contact is (a vertex j or j2 of the incident edge, a crossing of the
+ * first or second side plane), and the scatter makes the id. Misses are
+ * written as zeros and closest-vertices hits (rare apart from curved pairs)
+ * go to manifold.c one at a time. */
+#include "kernel.h"
+#include "lanes.h"
+#include "manifold.h"
+
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+#define LANES (8 * SEPAX_P)
+
+void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                       const sepax_hit *hits, const uint8_t *axes, float margin,
+                                       sepax_manifold *out);
+
+/* The faces listed at a time: the list and the lane buffers stay on the stack. */
+#define FACE_LIST 256
+
+/* Which of the four candidate points a contact is (see the file comment). */
+enum { PT_J = 0, PT_J2 = 1, PT_CROSS_LO = 2, PT_CROSS_HI = 3 };
+
+/* One step's pairs, a lane each: what the clip reads of the reference face,
+ * gathered one pair at a time, and what it writes. */
+typedef struct face_lanes {
+    _Alignas(64) float nx[LANES];
+    _Alignas(64) float ny[LANES];
+    _Alignas(64) float c[LANES];
+    _Alignas(64) float rx0[LANES]; /* the face's start vertex k */
+    _Alignas(64) float ry0[LANES];
+    _Alignas(64) float rx1[LANES]; /* its end vertex k2 */
+    _Alignas(64) float ry1[LANES];
+    _Alignas(64) float r_ref[LANES];
+    _Alignas(64) float r_inc[LANES];
+    _Alignas(64) float radii[LANES];
+    _Alignas(64) float circle[LANES]; /* 1: the incident shape has no planes */
+    _Alignas(64) float inc_count[LANES];
+    /* results */
+    _Alignas(64) float px0[LANES];
+    _Alignas(64) float py0[LANES];
+    _Alignas(64) float s0[LANES];
+    _Alignas(64) float pt0[LANES];
+    _Alignas(64) float px1[LANES];
+    _Alignas(64) float py1[LANES];
+    _Alignas(64) float s1[LANES];
+    _Alignas(64) float pt1[LANES];
+    _Alignas(64) float count[LANES];
+    _Alignas(64) float j[LANES];
+    _Alignas(64) float j2[LANES];
+    /* the incident records' rows, for lf_rows4 */
+    const float *rows[8][LANES];
+    /* for the scatter */
+    uint32_t k[LANES], k2[LANES], ref_is_b[LANES];
+} face_lanes;
+
+static _Alignas(64) const float k_zero[LANES] = {0};
+static _Alignas(64) const float k_one[LANES] = {1, 1, 1, 1, 1,
+                                                1, 1, 1,
+#if SEPAX_P == 2
+                                                1, 1, 1, 1, 1,
+                                                1, 1, 1
+#endif
+};
+static _Alignas(64) const float k_half[LANES] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f,
+                                                 0.5f, 0.5f, 0.5f,
+#if SEPAX_P == 2
+                                                 0.5f, 0.5f, 0.5f, 0.5f, 0.5f,
+                                                 0.5f, 0.5f, 0.5f
+#endif
+};
+/* row q's index, and the threshold q - 0.5 a float index passes to reach it */
+static const float k_index[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+static const float k_reach[8] = {-0.5f, 0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f};
+static const float k_pt[4] = {PT_J, PT_J2, PT_CROSS_LO, PT_CROSS_HI};
+
+#define LOAD(arr) lf_load((arr), (arr) + 8 * (SEPAX_P - 1))
+#define BCAST(p) lf_bcast((p), (p))
+
+/* Conditions are lanes of 1 (true) or 0 (false): and is min, or is max.
+ * Every value compared is finite (a valid store's records, a finite margin)
+ * wherever its comparison decides a result, so x <= y is !(x > y). */
+typedef struct masks {
+    lf zero, one, half;
+} masks;
+
+static inline __attribute__((always_inline)) lf is_le(const masks *m, lf a, lf b) {
+    return lf_sel_gt(a, b, m->zero, m->one);
+}
+static inline __attribute__((always_inline)) lf is_lt(const masks *m, lf a, lf b) {
+    return lf_sel_lt(a, b, m->one, m->zero);
+}
+static inline __attribute__((always_inline)) lf pick(const masks *m, lf cond, lf x, lf y) {
+    return lf_sel_gt(cond, m->half, x, y);
+}
+
+/* A point of the incident edge, and which of the four it is. */
+typedef struct lpoint {
+    lf x, y, pt;
+} lpoint;
+
+static inline __attribute__((always_inline)) lpoint pick_point(const masks *m, lf cond, lpoint a,
+                                                               lpoint b) {
+    lpoint r = {pick(m, cond, a.x, b.x), pick(m, cond, a.y, b.y), pick(m, cond, a.pt, b.pt)};
+    return r;
+}
+
+/* clip() of manifold.c on lanes: distances d0, d1 of in0, in1 (<= 0
+ * inside); whether two points are kept, and which. */
+typedef struct lclip {
+    lpoint p0, p1;
+    lf two;
+} lclip;
+
+static inline __attribute__((always_inline)) lclip clip(const masks *m, lpoint in0, lpoint in1,
+                                                        lf d0, lf d1, lf cross_pt) {
+    lf k0 = is_le(m, d0, m->zero), k1 = is_le(m, d1, m->zero);
+    lf cross = lf_max(lf_min(is_lt(m, d0, m->zero), is_lt(m, m->zero, d1)),
+                      lf_min(is_lt(m, m->zero, d0), is_lt(m, d1, m->zero)));
+    lf f = lf_div(d0, lf_sub(d0, d1));
+    lpoint c = {lf_add(in0.x, lf_mul(f, lf_sub(in1.x, in0.x))),
+                lf_add(in0.y, lf_mul(f, lf_sub(in1.y, in0.y))), cross_pt};
+    lf both = lf_min(k0, k1);
+    /* kept in order: in0 if k0, in1 if k1, the crossing; never all three */
+    lclip r = {pick_point(m, k0, in0, in1), pick_point(m, both, in1, c), lf_max(both, cross)};
+    return r;
+}
+
+/* contact_at() of manifold.c on lanes */
+typedef struct lcontact {
+    lf x, y, s;
+} lcontact;
+
+static inline __attribute__((always_inline)) lcontact contact_at(lf px, lf py, lf nx, lf ny, lf c,
+                                                                 lf r_ref, lf r_inc, lf radii) {
+    lf s = lf_sub(lf_add(lf_mul(nx, px), lf_mul(ny, py)), c);
+    lf h = lf_mul(BCAST(&k_half[0]), lf_sub(lf_sub(r_ref, s), r_inc));
+    lcontact k = {lf_add(px, lf_mul(h, nx)), lf_add(py, lf_mul(h, ny)), lf_sub(s, radii)};
+    return k;
+}
+
+/* face_points() of manifold.c for one step of lanes, gathered in f */
+static void face_step(face_lanes *f, float margin) {
+    masks m = {LOAD(k_zero), LOAD(k_one), LOAD(k_half)};
+    lf nx = LOAD(f->nx), ny = LOAD(f->ny), c = LOAD(f->c);
+    lf r_ref = LOAD(f->r_ref), r_inc = LOAD(f->r_inc), radii = LOAD(f->radii);
+
+    /* the incident edge: rows 0-3 and 4-7 of the incident planes */
+    lf inx[8], iny[8];
+    lf_rows4(f->rows[0], inx);
+    lf_rows4(f->rows[1], inx + 4);
+    lf_rows4(f->rows[2], iny);
+    lf_rows4(f->rows[3], iny + 4);
+    lf least = lf_add(lf_mul(nx, inx[0]), lf_mul(ny, iny[0]));
+    lf j = m.zero;
+    for (int q = 1; q < 8; q++) {
+        lf d = lf_add(lf_mul(nx, inx[q]), lf_mul(ny, iny[q]));
+        j = lf_sel_lt(d, least, BCAST(&k_index[q]), j);
+        least = lf_sel_lt(d, least, d, least);
+    }
+    lf circle = LOAD(f->circle);
+    j = pick(&m, circle, m.zero, j);
+    lf j1 = lf_add(j, m.one);
+    lf j2 = lf_sel_lt(j1, LOAD(f->inc_count), j1, m.zero);
+    j2 = pick(&m, circle, m.zero, j2);
+    lf_store(j, f->j);
+    lf_store(j2, f->j2);
+
+    /* its vertices j and j2 */
+    lf ix[8], iy[8];
+    lf_rows4(f->rows[4], ix);
+    lf_rows4(f->rows[5], ix + 4);
+    lf_rows4(f->rows[6], iy);
+    lf_rows4(f->rows[7], iy + 4);
+    lpoint in0 = {ix[0], iy[0], BCAST(&k_pt[PT_J])}, in1 = {ix[0], iy[0], BCAST(&k_pt[PT_J2])};
+    for (int q = 1; q < 8; q++) {
+        lf reach = BCAST(&k_reach[q]);
+        in0.x = lf_sel_gt(j, reach, ix[q], in0.x);
+        in0.y = lf_sel_gt(j, reach, iy[q], in0.y);
+        in1.x = lf_sel_gt(j2, reach, ix[q], in1.x);
+        in1.y = lf_sel_gt(j2, reach, iy[q], in1.y);
+    }
+
+    /* the face's tangent and side planes */
+    lf tx = lf_sub(m.zero, ny), ty = nx;
+    lf lo = lf_add(lf_mul(tx, LOAD(f->rx0)), lf_mul(ty, LOAD(f->ry0)));
+    lf hi = lf_add(lf_mul(tx, LOAD(f->rx1)), lf_mul(ty, LOAD(f->ry1)));
+    lclip a =
+        clip(&m, in0, in1, lf_sub(lo, lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y))),
+             lf_sub(lo, lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y))), BCAST(&k_pt[PT_CROSS_LO]));
+    lclip b =
+        clip(&m, a.p0, a.p1, lf_sub(lf_add(lf_mul(tx, a.p0.x), lf_mul(ty, a.p0.y)), hi),
+             lf_sub(lf_add(lf_mul(tx, a.p1.x), lf_mul(ty, a.p1.y)), hi), BCAST(&k_pt[PT_CROSS_HI]));
+    lcontact c0 = contact_at(b.p0.x, b.p0.y, nx, ny, c, r_ref, r_inc, radii);
+    lcontact c1 = contact_at(b.p1.x, b.p1.y, nx, ny, c, r_ref, r_inc, radii);
+    lf mg = BCAST(&margin);
+    lf clipped = lf_min(lf_min(a.two, b.two), lf_sub(m.one, circle));
+    lf keep0 = lf_min(clipped, is_le(&m, c0.s, mg)), keep1 = lf_min(clipped, is_le(&m, c1.s, mg));
+
+    /* else the deepest incident vertex */
+    lf s0 = lf_add(lf_mul(nx, in0.x), lf_mul(ny, in0.y));
+    lf s1 = lf_add(lf_mul(nx, in1.x), lf_mul(ny, in1.y));
+    lpoint deep = pick_point(&m, is_lt(&m, s1, s0), in1, in0);
+    lcontact cd = contact_at(deep.x, deep.y, nx, ny, c, r_ref, r_inc, radii);
+
+    /* first point: c0 if kept, else c1 if kept, else the deepest vertex */
+    lf both = lf_min(keep0, keep1);
+    lf_store(pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)), f->px0);
+    lf_store(pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)), f->py0);
+    lf_store(pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)), f->s0);
+    lf_store(pick(&m, keep0, b.p0.pt, pick(&m, keep1, b.p1.pt, deep.pt)), f->pt0);
+    /* second point: c1 when both were kept, else zeros */
+    lf_store(pick(&m, both, c1.x, m.zero), f->px1);
+    lf_store(pick(&m, both, c1.y, m.zero), f->py1);
+    lf_store(pick(&m, both, c1.s, m.zero), f->s1);
+    lf_store(b.p1.pt, f->pt1);
+    lf_store(lf_add(m.one, both), f->count);
+}
+
+/* The reference shape's feature r and the incident one's q in A, B order. */
+static inline uint32_t feature(uint32_t ref_is_b, uint32_t r, uint32_t q) {
+    uint32_t shift = ref_is_b * 8u;
+    return r << shift | q << (8u - shift);
+}
+
+#define FEAT(index, type) ((uint32_t)(index) | (uint32_t)(type) << 16)
+
+/* Lane l's inputs, from one pair whose winning axis is a face. */
+static void gather(face_lanes *f, int l, const sepax_shapes *st, sepax_pair pair, unsigned axis) {
+    uint32_t a = pair.a & SEPAX_ID_INDEX_MASK, b = pair.b & SEPAX_ID_INDEX_MASK;
+    uint32_t ref_is_b = axis >= SEPAX_AXIS_B;
+    uint32_t r = ref_is_b ? b : a, i = ref_is_b ? a : b;
+    uint32_t k = axis & 7u, k1 = k + 1u, k2 = k1 < st->nverts[r] ? k1 : 0u;
+    const sepax_poly_rec *ref = &st->rec[r], *inc = &st->rec[i];
+    f->nx[l] = ref->nx[k];
+    f->ny[l] = ref->ny[k];
+    f->c[l] = ref->c[k];
+    f->rx0[l] = ref->x[k];
+    f->ry0[l] = ref->y[k];
+    f->rx1[l] = ref->x[k2];
+    f->ry1[l] = ref->y[k2];
+    f->r_ref[l] = st->disc[r].r;
+    f->r_inc[l] = st->disc[i].r;
+    f->radii[l] = st->disc[a].r + st->disc[b].r;
+    f->circle[l] = st->nplanes[i] == 0 ? 1.0f : 0.0f;
+    f->inc_count[l] = (float)st->nverts[i];
+    f->rows[0][l] = inc->nx;
+    f->rows[1][l] = inc->nx + 4;
+    f->rows[2][l] = inc->ny;
+    f->rows[3][l] = inc->ny + 4;
+    f->rows[4][l] = inc->x;
+    f->rows[5][l] = inc->x + 4;
+    f->rows[6][l] = inc->y;
+    f->rows[7][l] = inc->y + 4;
+    f->k[l] = k;
+    f->k2[l] = k2;
+    f->ref_is_b[l] = ref_is_b;
+}
+
+/* Lane l's manifold, for a pair with collide answer h. */
+static void scatter(const face_lanes *f, int l, const sepax_hit *h, sepax_manifold *out) {
+    uint32_t rb = f->ref_is_b[l], j = (uint32_t)f->j[l], j2 = (uint32_t)f->j2[l];
+    uint32_t ids[4] = {
+        feature(rb, FEAT(f->k[l], SEPAX_FEATURE_FACE), FEAT(j, SEPAX_FEATURE_VERTEX)),
+        feature(rb, FEAT(f->k[l], SEPAX_FEATURE_FACE), FEAT(j2, SEPAX_FEATURE_VERTEX)),
+        feature(rb, FEAT(f->k[l], SEPAX_FEATURE_VERTEX), FEAT(j, SEPAX_FEATURE_FACE)),
+        feature(rb, FEAT(f->k2[l], SEPAX_FEATURE_VERTEX), FEAT(j, SEPAX_FEATURE_FACE)),
+    };
+    uint32_t count = (uint32_t)f->count[l];
+    sepax_manifold m = {
+        h->normal,
+        h->depth,
+        count,
+        {{{f->px0[l], f->py0[l]}, f->s0[l], ids[(uint32_t)f->pt0[l] & 3u]},
+         {{f->px1[l], f->py1[l]}, f->s1[l], count == 2 ? ids[(uint32_t)f->pt1[l] & 3u] : 0u}}};
+    *out = m;
+}
+
+static void faces(const sepax_shapes *st, const sepax_pair *pairs, const sepax_hit *hits,
+                  const uint8_t *axes, const uint32_t *list, size_t nf, float margin,
+                  sepax_manifold *out) {
+    face_lanes f;
+    for (size_t base = 0; base < nf; base += LANES) {
+        size_t len = nf - base < LANES ? nf - base : LANES;
+        for (int l = 0; l < LANES; l++) { /* spare lanes repeat the last pair */
+            uint32_t i = list[base + ((size_t)l < len ? (size_t)l : len - 1)];
+            gather(&f, l, st, pairs[i], axes[i]);
+        }
+        face_step(&f, margin);
+        for (size_t l = 0; l < len; l++) {
+            uint32_t i = list[base + l];
+            scatter(&f, (int)l, &hits[i], &out[i]);
+        }
+    }
+}
+
+void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                       const sepax_hit *hits, const uint8_t *axes, float margin,
+                                       sepax_manifold *out) {
+    static const sepax_manifold zero;
+    for (size_t base = 0; base < n; base += FACE_LIST) {
+        size_t len = n - base < FACE_LIST ? n - base : FACE_LIST;
+        const sepax_pair *p = pairs + base;
+        const sepax_hit *h = hits + base;
+        const uint8_t *ax = axes + base;
+        sepax_manifold *o = out + base;
+        uint32_t list[FACE_LIST];
+        size_t nf = 0;
+        for (size_t i = 0; i < len; i++) {
+            unsigned hit = h[i].hit != 0, face = ax[i] < SEPAX_AXIS_VERTICES;
+            list[nf] = (uint32_t)i;
+            nf += hit & face;
+            if (hit & !face)
+                sepax_manifold_from_hit(st, p[i], &h[i], ax[i], margin, &o[i]);
+            else
+                o[i] = zero; /* a miss, or a face hit written again below */
+        }
+        faces(st, p, h, ax, list, nf, margin, o);
+    }
+}
