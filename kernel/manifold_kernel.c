@@ -35,40 +35,43 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
 #define FACE_LIST 256
 
 /* Which of the four candidate points a contact is (see the file comment). */
-enum { PT_J = 0, PT_J2 = 1, PT_CROSS_LO = 2, PT_CROSS_HI = 3 };
+enum { PT_J = 0, PT_J2 = 1, PT_CROSS_LO = 2, PT_CROSS_HI = 3, PT_NONE = 4 };
 
-/* One step's pairs, a lane each: what the clip reads of the reference face,
- * gathered one pair at a time, and what it writes. */
-typedef struct face_lanes {
-    _Alignas(64) float nx[LANES];
-    _Alignas(64) float ny[LANES];
-    _Alignas(64) float c[LANES];
-    _Alignas(64) float rx0[LANES]; /* the face's start vertex k */
-    _Alignas(64) float ry0[LANES];
-    _Alignas(64) float rx1[LANES]; /* its end vertex k2 */
-    _Alignas(64) float ry1[LANES];
-    _Alignas(64) float r_ref[LANES];
-    _Alignas(64) float r_inc[LANES];
-    _Alignas(64) float radii[LANES];
-    _Alignas(64) float circle[LANES]; /* 1: the incident shape has no planes */
-    _Alignas(64) float inc_count[LANES];
+/* The faces listed at a time, a lane each (spare lanes at the end of the
+ * last step repeat its last pair): what the clip reads of the two shapes,
+ * gathered one pair at a time, and what it writes. Gathered all before the
+ * first step, so no step loads a vector its lanes' stores are still writing. */
+#define BATCH (FACE_LIST + LANES)
+typedef struct face_batch {
+    _Alignas(64) float nx[BATCH];
+    _Alignas(64) float ny[BATCH];
+    _Alignas(64) float c[BATCH];
+    _Alignas(64) float rx0[BATCH]; /* the face's start vertex k */
+    _Alignas(64) float ry0[BATCH];
+    _Alignas(64) float rx1[BATCH]; /* its end vertex k2 */
+    _Alignas(64) float ry1[BATCH];
+    _Alignas(64) float r_ref[BATCH];
+    _Alignas(64) float r_inc[BATCH];
+    /* the incident shape's plane count: 0 for a circle, else its vertex count */
+    _Alignas(64) float inc_planes[BATCH];
+    const sepax_poly_rec *inc[BATCH];
     /* results */
-    _Alignas(64) float px0[LANES];
-    _Alignas(64) float py0[LANES];
-    _Alignas(64) float s0[LANES];
-    _Alignas(64) float pt0[LANES];
-    _Alignas(64) float px1[LANES];
-    _Alignas(64) float py1[LANES];
-    _Alignas(64) float s1[LANES];
-    _Alignas(64) float pt1[LANES];
-    _Alignas(64) float count[LANES];
-    _Alignas(64) float j[LANES];
-    _Alignas(64) float j2[LANES];
-    /* the incident records' rows, for lf_rows4 */
-    const float *rows[8][LANES];
-    /* for the scatter */
-    uint32_t k[LANES], k2[LANES], ref_is_b[LANES];
-} face_lanes;
+    _Alignas(64) float px0[BATCH];
+    _Alignas(64) float py0[BATCH];
+    _Alignas(64) float s0[BATCH];
+    _Alignas(64) float id0_lo[BATCH]; /* the feature id's low and high 16 bits */
+    _Alignas(64) float id0_hi[BATCH];
+    _Alignas(64) float px1[BATCH];
+    _Alignas(64) float py1[BATCH];
+    _Alignas(64) float s1[BATCH];
+    _Alignas(64) float id1_lo[BATCH];
+    _Alignas(64) float id1_hi[BATCH];
+    _Alignas(64) float count[BATCH];
+    /* the face's end vertices' indices and 1 when B owns it, for the ids */
+    _Alignas(64) float k[BATCH];
+    _Alignas(64) float k2[BATCH];
+    _Alignas(64) float ref_is_b[BATCH];
+} face_batch;
 
 static _Alignas(64) const float k_zero[LANES] = {0};
 static _Alignas(64) const float k_one[LANES] = {1, 1, 1, 1, 1,
@@ -88,7 +91,8 @@ static _Alignas(64) const float k_half[LANES] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f,
 /* row q's index, and the threshold q - 0.5 a float index passes to reach it */
 static const float k_index[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 static const float k_reach[8] = {-0.5f, 0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f};
-static const float k_pt[4] = {PT_J, PT_J2, PT_CROSS_LO, PT_CROSS_HI};
+static const float k_pt[5] = {PT_J, PT_J2, PT_CROSS_LO, PT_CROSS_HI, PT_NONE};
+static const float k_256 = 256.0f, k_feature_face = (float)SEPAX_FEATURE_FACE;
 
 #define LOAD(arr) lf_load((arr), (arr) + 8 * (SEPAX_P - 1))
 #define BCAST(p) lf_bcast((p), (p))
@@ -155,18 +159,52 @@ static inline __attribute__((always_inline)) lcontact contact_at(lf px, lf py, l
     return k;
 }
 
+/* What a point's feature id is made of: the face's vertices k and k2, the
+ * incident edge's j and j2, and 1 where the face is B's. */
+typedef struct lids {
+    lf k, k2, j, j2, ref_is_b;
+} lids;
+
+/* SEPAX_FEATURE_ID of the point a code pt names, as two 16-bit halves (an
+ * index or type plus 256 times another: exact in a float); 0 for PT_NONE.
+ * A face point pairs the face with vertex j or j2; a crossing pairs vertex
+ * k (first side plane) or k2 (second) with edge j. */
+static inline __attribute__((always_inline)) void id_halves(const masks *m, const lids *d, lf pt,
+                                                            float *lo, float *hi) {
+    lf face_pt = is_lt(m, pt, BCAST(&k_reach[2])); /* PT_J or PT_J2 */
+    lf ref = lf_sel_lt(pt, BCAST(&k_reach[3]), d->k, d->k2);
+    lf inc =
+        lf_sel_lt(pt, BCAST(&k_reach[1]), d->j, lf_sel_lt(pt, BCAST(&k_reach[2]), d->j2, d->j));
+    lf ref_type = lf_mul(face_pt, BCAST(&k_feature_face));
+    lf inc_type = lf_sub(BCAST(&k_feature_face), ref_type);
+    lf x256 = BCAST(&k_256);
+    lf lo_a = lf_add(ref, lf_mul(inc, x256)), lo_b = lf_add(inc, lf_mul(ref, x256));
+    lf hi_a = lf_add(ref_type, lf_mul(inc_type, x256)),
+       hi_b = lf_add(inc_type, lf_mul(ref_type, x256));
+    lf none = is_lt(m, BCAST(&k_reach[PT_NONE]), pt);
+    lf_store(pick(m, none, m->zero, pick(m, d->ref_is_b, lo_b, lo_a)), lo);
+    lf_store(pick(m, none, m->zero, pick(m, d->ref_is_b, hi_b, hi_a)), hi);
+}
+
 /* face_points() of manifold.c for one step of lanes, gathered in f */
-static void face_step(face_lanes *f, float margin) {
+static void face_step(face_batch *b, size_t o, float margin) {
     masks m = {LOAD(k_zero), LOAD(k_one), LOAD(k_half)};
-    lf nx = LOAD(f->nx), ny = LOAD(f->ny), c = LOAD(f->c);
-    lf r_ref = LOAD(f->r_ref), r_inc = LOAD(f->r_inc), radii = LOAD(f->radii);
+    lf nx = LOAD(b->nx + o), ny = LOAD(b->ny + o), c = LOAD(b->c + o);
+    /* A's radius plus B's, in either order: IEEE addition commutes */
+    lf r_ref = LOAD(b->r_ref + o), r_inc = LOAD(b->r_inc + o), radii = lf_add(r_ref, r_inc);
+    const float *rows[8][LANES]; /* the incident records' rows, for lf_rows4 */
+    for (int l = 0; l < LANES; l++) {
+        const sepax_poly_rec *r = b->inc[o + (size_t)l];
+        const float *at[8] = {r->nx, r->nx + 4, r->ny, r->ny + 4, r->x, r->x + 4, r->y, r->y + 4};
+        for (int q = 0; q < 8; q++) rows[q][l] = at[q];
+    }
 
     /* the incident edge: rows 0-3 and 4-7 of the incident planes */
     lf inx[8], iny[8];
-    lf_rows4(f->rows[0], inx);
-    lf_rows4(f->rows[1], inx + 4);
-    lf_rows4(f->rows[2], iny);
-    lf_rows4(f->rows[3], iny + 4);
+    lf_rows4(rows[0], inx);
+    lf_rows4(rows[1], inx + 4);
+    lf_rows4(rows[2], iny);
+    lf_rows4(rows[3], iny + 4);
     lf least = lf_add(lf_mul(nx, inx[0]), lf_mul(ny, iny[0]));
     lf j = m.zero;
     for (int q = 1; q < 8; q++) {
@@ -174,20 +212,18 @@ static void face_step(face_lanes *f, float margin) {
         j = lf_sel_lt(d, least, BCAST(&k_index[q]), j);
         least = lf_sel_lt(d, least, d, least);
     }
-    lf circle = LOAD(f->circle);
+    lf inc_planes = LOAD(b->inc_planes + o), circle = is_lt(&m, inc_planes, m.half);
     j = pick(&m, circle, m.zero, j);
     lf j1 = lf_add(j, m.one);
-    lf j2 = lf_sel_lt(j1, LOAD(f->inc_count), j1, m.zero);
+    lf j2 = lf_sel_lt(j1, inc_planes, j1, m.zero);
     j2 = pick(&m, circle, m.zero, j2);
-    lf_store(j, f->j);
-    lf_store(j2, f->j2);
 
     /* its vertices j and j2 */
     lf ix[8], iy[8];
-    lf_rows4(f->rows[4], ix);
-    lf_rows4(f->rows[5], ix + 4);
-    lf_rows4(f->rows[6], iy);
-    lf_rows4(f->rows[7], iy + 4);
+    lf_rows4(rows[4], ix);
+    lf_rows4(rows[5], ix + 4);
+    lf_rows4(rows[6], iy);
+    lf_rows4(rows[7], iy + 4);
     lpoint in0 = {ix[0], iy[0], BCAST(&k_pt[PT_J])}, in1 = {ix[0], iy[0], BCAST(&k_pt[PT_J2])};
     for (int q = 1; q < 8; q++) {
         lf reach = BCAST(&k_reach[q]);
@@ -199,18 +235,18 @@ static void face_step(face_lanes *f, float margin) {
 
     /* the face's tangent and side planes */
     lf tx = lf_sub(m.zero, ny), ty = nx;
-    lf lo = lf_add(lf_mul(tx, LOAD(f->rx0)), lf_mul(ty, LOAD(f->ry0)));
-    lf hi = lf_add(lf_mul(tx, LOAD(f->rx1)), lf_mul(ty, LOAD(f->ry1)));
+    lf lo = lf_add(lf_mul(tx, LOAD(b->rx0 + o)), lf_mul(ty, LOAD(b->ry0 + o)));
+    lf hi = lf_add(lf_mul(tx, LOAD(b->rx1 + o)), lf_mul(ty, LOAD(b->ry1 + o)));
     lclip a =
         clip(&m, in0, in1, lf_sub(lo, lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y))),
              lf_sub(lo, lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y))), BCAST(&k_pt[PT_CROSS_LO]));
-    lclip b =
+    lclip bc =
         clip(&m, a.p0, a.p1, lf_sub(lf_add(lf_mul(tx, a.p0.x), lf_mul(ty, a.p0.y)), hi),
              lf_sub(lf_add(lf_mul(tx, a.p1.x), lf_mul(ty, a.p1.y)), hi), BCAST(&k_pt[PT_CROSS_HI]));
-    lcontact c0 = contact_at(b.p0.x, b.p0.y, nx, ny, c, r_ref, r_inc, radii);
-    lcontact c1 = contact_at(b.p1.x, b.p1.y, nx, ny, c, r_ref, r_inc, radii);
+    lcontact c0 = contact_at(bc.p0.x, bc.p0.y, nx, ny, c, r_ref, r_inc, radii);
+    lcontact c1 = contact_at(bc.p1.x, bc.p1.y, nx, ny, c, r_ref, r_inc, radii);
     lf mg = BCAST(&margin);
-    lf clipped = lf_min(lf_min(a.two, b.two), lf_sub(m.one, circle));
+    lf clipped = lf_min(lf_min(a.two, bc.two), lf_sub(m.one, circle));
     lf keep0 = lf_min(clipped, is_le(&m, c0.s, mg)), keep1 = lf_min(clipped, is_le(&m, c1.s, mg));
 
     /* else the deepest incident vertex */
@@ -221,33 +257,29 @@ static void face_step(face_lanes *f, float margin) {
 
     /* first point: c0 if kept, else c1 if kept, else the deepest vertex */
     lf both = lf_min(keep0, keep1);
-    lf_store(pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)), f->px0);
-    lf_store(pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)), f->py0);
-    lf_store(pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)), f->s0);
-    lf_store(pick(&m, keep0, b.p0.pt, pick(&m, keep1, b.p1.pt, deep.pt)), f->pt0);
+    lf_store(pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)), b->px0 + o);
+    lf_store(pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)), b->py0 + o);
+    lf_store(pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)), b->s0 + o);
+    lf pt0 = pick(&m, keep0, bc.p0.pt, pick(&m, keep1, bc.p1.pt, deep.pt));
     /* second point: c1 when both were kept, else zeros */
-    lf_store(pick(&m, both, c1.x, m.zero), f->px1);
-    lf_store(pick(&m, both, c1.y, m.zero), f->py1);
-    lf_store(pick(&m, both, c1.s, m.zero), f->s1);
-    lf_store(b.p1.pt, f->pt1);
-    lf_store(lf_add(m.one, both), f->count);
+    lf_store(pick(&m, both, c1.x, m.zero), b->px1 + o);
+    lf_store(pick(&m, both, c1.y, m.zero), b->py1 + o);
+    lf_store(pick(&m, both, c1.s, m.zero), b->s1 + o);
+    lf pt1 = pick(&m, both, bc.p1.pt, BCAST(&k_pt[PT_NONE]));
+    lids ids = {LOAD(b->k + o), LOAD(b->k2 + o), j, j2, LOAD(b->ref_is_b + o)};
+    id_halves(&m, &ids, pt0, b->id0_lo + o, b->id0_hi + o);
+    id_halves(&m, &ids, pt1, b->id1_lo + o, b->id1_hi + o);
+    lf_store(lf_add(m.one, both), b->count + o);
 }
-
-/* The reference shape's feature r and the incident one's q in A, B order. */
-static inline uint32_t feature(uint32_t ref_is_b, uint32_t r, uint32_t q) {
-    uint32_t shift = ref_is_b * 8u;
-    return r << shift | q << (8u - shift);
-}
-
-#define FEAT(index, type) ((uint32_t)(index) | (uint32_t)(type) << 16)
 
 /* Lane l's inputs, from one pair whose winning axis is a face. */
-static void gather(face_lanes *f, int l, const sepax_shapes *st, sepax_pair pair, unsigned axis) {
+static inline void gather(face_batch *f, size_t l, const sepax_shapes *st, sepax_pair pair,
+                          unsigned axis) {
     uint32_t a = pair.a & SEPAX_ID_INDEX_MASK, b = pair.b & SEPAX_ID_INDEX_MASK;
     uint32_t ref_is_b = axis >= SEPAX_AXIS_B;
     uint32_t r = ref_is_b ? b : a, i = ref_is_b ? a : b;
     uint32_t k = axis & 7u, k1 = k + 1u, k2 = k1 < st->nverts[r] ? k1 : 0u;
-    const sepax_poly_rec *ref = &st->rec[r], *inc = &st->rec[i];
+    const sepax_poly_rec *ref = &st->rec[r];
     f->nx[l] = ref->nx[k];
     f->ny[l] = ref->ny[k];
     f->c[l] = ref->c[k];
@@ -257,70 +289,36 @@ static void gather(face_lanes *f, int l, const sepax_shapes *st, sepax_pair pair
     f->ry1[l] = ref->y[k2];
     f->r_ref[l] = st->disc[r].r;
     f->r_inc[l] = st->disc[i].r;
-    f->radii[l] = st->disc[a].r + st->disc[b].r;
-    f->circle[l] = st->nplanes[i] == 0 ? 1.0f : 0.0f;
-    f->inc_count[l] = (float)st->nverts[i];
-    f->rows[0][l] = inc->nx;
-    f->rows[1][l] = inc->nx + 4;
-    f->rows[2][l] = inc->ny;
-    f->rows[3][l] = inc->ny + 4;
-    f->rows[4][l] = inc->x;
-    f->rows[5][l] = inc->x + 4;
-    f->rows[6][l] = inc->y;
-    f->rows[7][l] = inc->y + 4;
-    f->k[l] = k;
-    f->k2[l] = k2;
-    f->ref_is_b[l] = ref_is_b;
+    f->inc_planes[l] = (float)st->nplanes[i];
+    f->inc[l] = &st->rec[i];
+    f->k[l] = (float)k;
+    f->k2[l] = (float)k2;
+    f->ref_is_b[l] = (float)ref_is_b;
 }
 
 /* Lane l's manifold, for a pair with collide answer h. */
-static void scatter(const face_lanes *f, int l, const sepax_hit *h, sepax_manifold *out) {
-    uint32_t rb = f->ref_is_b[l], j = (uint32_t)f->j[l], j2 = (uint32_t)f->j2[l];
-    uint32_t ids[4] = {
-        feature(rb, FEAT(f->k[l], SEPAX_FEATURE_FACE), FEAT(j, SEPAX_FEATURE_VERTEX)),
-        feature(rb, FEAT(f->k[l], SEPAX_FEATURE_FACE), FEAT(j2, SEPAX_FEATURE_VERTEX)),
-        feature(rb, FEAT(f->k[l], SEPAX_FEATURE_VERTEX), FEAT(j, SEPAX_FEATURE_FACE)),
-        feature(rb, FEAT(f->k2[l], SEPAX_FEATURE_VERTEX), FEAT(j, SEPAX_FEATURE_FACE)),
-    };
-    uint32_t count = (uint32_t)f->count[l];
-    sepax_manifold m = {
-        h->normal,
-        h->depth,
-        count,
-        {{{f->px0[l], f->py0[l]}, f->s0[l], ids[(uint32_t)f->pt0[l] & 3u]},
-         {{f->px1[l], f->py1[l]}, f->s1[l], count == 2 ? ids[(uint32_t)f->pt1[l] & 3u] : 0u}}};
-    *out = m;
-}
+static inline uint32_t id_of(float lo, float hi) { return (uint32_t)lo | (uint32_t)hi << 16; }
 
-static void faces(const sepax_shapes *st, const sepax_pair *pairs, const sepax_hit *hits,
-                  const uint8_t *axes, const uint32_t *list, size_t nf, float margin,
-                  sepax_manifold *out) {
-    face_lanes f;
-    for (size_t base = 0; base < nf; base += LANES) {
-        size_t len = nf - base < LANES ? nf - base : LANES;
-        for (int l = 0; l < LANES; l++) { /* spare lanes repeat the last pair */
-            uint32_t i = list[base + ((size_t)l < len ? (size_t)l : len - 1)];
-            gather(&f, l, st, pairs[i], axes[i]);
-        }
-        face_step(&f, margin);
-        for (size_t l = 0; l < len; l++) {
-            uint32_t i = list[base + l];
-            scatter(&f, (int)l, &hits[i], &out[i]);
-        }
-    }
+static inline void scatter(const face_batch *f, size_t l, const sepax_hit *h, sepax_manifold *out) {
+    sepax_manifold m = {h->normal,
+                        h->depth,
+                        (uint32_t)f->count[l],
+                        {{{f->px0[l], f->py0[l]}, f->s0[l], id_of(f->id0_lo[l], f->id0_hi[l])},
+                         {{f->px1[l], f->py1[l]}, f->s1[l], id_of(f->id1_lo[l], f->id1_hi[l])}}};
+    *out = m;
 }
 
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
                                        sepax_manifold *out) {
-    static const sepax_manifold zero;
+    face_batch f;
     for (size_t base = 0; base < n; base += FACE_LIST) {
         size_t len = n - base < FACE_LIST ? n - base : FACE_LIST;
         const sepax_pair *p = pairs + base;
         const sepax_hit *h = hits + base;
         const uint8_t *ax = axes + base;
         sepax_manifold *o = out + base;
-        uint32_t list[FACE_LIST];
+        uint32_t list[BATCH];
         size_t nf = 0;
         for (size_t i = 0; i < len; i++) {
             unsigned hit = h[i].hit != 0, face = ax[i] < SEPAX_AXIS_VERTICES;
@@ -329,8 +327,18 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
             if (hit & !face)
                 sepax_manifold_from_hit(st, p[i], &h[i], ax[i], margin, &o[i]);
             else
-                o[i] = zero; /* a miss, or a face hit written again below */
+                o[i] = (sepax_manifold){
+                    {0.0f, 0.0f},
+                    0.0f,
+                    0u,
+                    {{{0.0f, 0.0f}, 0.0f, 0u},
+                     {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a face hit written again below */
         }
-        faces(st, p, h, ax, list, nf, margin, o);
+        if (nf == 0) continue;
+        size_t steps = (nf + LANES - 1) / LANES * LANES;
+        for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
+        for (size_t l = 0; l < steps; l++) gather(&f, l, st, p[list[l]], ax[list[l]]);
+        for (size_t l = 0; l < steps; l += LANES) face_step(&f, l, margin);
+        for (size_t l = 0; l < nf; l++) scatter(&f, l, &h[list[l]], &o[list[l]]);
     }
 }
