@@ -14,11 +14,12 @@
  *   - the two clipped contacts, filtered by the margin, or else the deepest
  *     incident vertex (always so when the incident shape is a circle: its
  *     one row is its centre).
- * Feature ids are integers: lanes carry which of the four possible points
- * each contact is (a vertex j or j2 of the incident edge, a crossing of the
- * first or second side plane), and the scatter makes the id. Misses are
- * written as zeros and closest-vertices hits (rare apart from curved pairs)
- * go to manifold.c one at a time. */
+ * Lanes carry which of the four possible points each contact is (a vertex j
+ * or j2 of the incident edge, a crossing of the first or second side plane)
+ * and make its feature id as two 16-bit halves, exact in floats; the
+ * scatter joins them. Misses are written as zeros and closest-vertices hits
+ * (rare apart from curved pairs) go to manifold.c one at a time, as does
+ * everything in the scalar copy. */
 #include "kernel.h"
 #include "lanes.h"
 #include "manifold.h"
