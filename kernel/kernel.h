@@ -29,6 +29,9 @@ typedef struct sepax_kernel {
     /* one ray against the shapes at indices first .. first + count - 1 */
     void (*raycast_range)(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
                           size_t count, sepax_ray_hit *out);
+    /* contact manifolds from collide's answers and axes for the same pairs (manifold_kernel.c) */
+    void (*contacts)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                     const sepax_hit *hits, const uint8_t *axis, float margin, sepax_manifold *out);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is

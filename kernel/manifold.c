@@ -9,7 +9,9 @@
  *   - the closest-vertices axis won (curved pairs): one point, between the
  *     two closest core vertices.
  * The arithmetic is written once here and once, independently, in
- * reference_manifold.c; the tests compare the two bit for bit. */
+ * reference_manifold.c; the tests compare the two bit for bit. The SIMD
+ * kernel copies run face hits through manifold_kernel.c instead (the same
+ * operations with a pair per lane) and call this for the rest. */
 #include "manifold.h"
 
 typedef struct core {

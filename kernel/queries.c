@@ -3,7 +3,6 @@
 #include <math.h>
 
 #include "kernel.h"
-#include "manifold.h"
 
 /* Whether every id of the list names a live shape: branch-free, so the scan
  * stays cheap next to the queries it guards. */
@@ -99,9 +98,7 @@ sepax_status sepax_collide_manifold_opt(const sepax_shapes *store, const sepax_p
         sepax_hit hits[MANIFOLD_CHUNK];
         uint8_t axes[MANIFOLD_CHUNK];
         k->collide(store, pairs + base, len, margin, hits, axes);
-        for (size_t i = 0; i < len; i++)
-            sepax_manifold_from_hit(store, pairs[base + i], &hits[i], axes[i], margin,
-                                    &out[base + i]);
+        k->contacts(store, pairs + base, len, hits, axes, margin, out + base);
     }
     return st;
 }

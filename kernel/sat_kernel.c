@@ -967,9 +967,14 @@ static void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, u
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st); /* update_kernel.c */
+void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                       const sepax_hit *hits, const uint8_t *axes, float margin,
+                                       sepax_manifold *out); /* manifold_kernel.c */
 
 const sepax_kernel SEPAX_KERNEL_NAME = {
-    STR(SEPAX_KERNEL_NAME), SEPAX_KERNEL_BACKEND, kernel_overlap,
-    kernel_collide,         kernel_overlap_one,   CAT(SEPAX_KERNEL_NAME, _update),
-    kernel_sweep,           kernel_raycast,       kernel_raycast_range,
+    STR(SEPAX_KERNEL_NAME), SEPAX_KERNEL_BACKEND,
+    kernel_overlap,         kernel_collide,
+    kernel_overlap_one,     CAT(SEPAX_KERNEL_NAME, _update),
+    kernel_sweep,           kernel_raycast,
+    kernel_raycast_range,   CAT(SEPAX_KERNEL_NAME, _contacts),
 };

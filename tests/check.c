@@ -74,13 +74,12 @@ static size_t compare_manifold(const sepax_manifold *got, const sepax_manifold *
     return bad;
 }
 
-/* A kernel copy's manifolds: its collide with the winning axes, then the
- * library's contact step (manifold.c), as sepax_collide_manifold runs them. */
+/* A kernel copy's manifolds: its collide with the winning axes, then its
+ * contact step, as sepax_collide_manifold runs them. */
 void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
                      size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out) {
     k->collide(s, pairs, n, margin, hits, axes);
-    for (size_t i = 0; i < n; i++)
-        sepax_manifold_from_hit(s, pairs[i], &hits[i], axes[i], margin, &out[i]);
+    k->contacts(s, pairs, n, hits, axes, margin, out);
 }
 
 /* The margins every store is checked at: touching, speculative (a positive

@@ -1,0 +1,359 @@
+/* Contact manifolds with a pair per lane, written once against lanes.h and
+ * compiled per ISA like sat_kernel.c. The per-pair clip of manifold.c
+ * branches on data three or four times a pair (hit or miss, the incident
+ * edge search, two clips, the margin filter) and mispredicts most of them;
+ * here the hits whose axis is a face are listed first (branch-free), then
+ * run 8 * SEPAX_P at a time through the same arithmetic as manifold.c,
+ * operation for operation, with every outcome of every clip computed and
+ * the right one selected, so the bits are the same:
+ *   - the incident edge: the least dot product over all 8 plane rows, the
+ *     first of equals (padding rows repeat the last plane, never less);
+ *   - clip by the side plane through the face's start, then through its
+ *     end; a clip keeping two points keeps [in0, in1], [in0, crossing] or
+ *     [in1, crossing], which two selects per point say;
+ *   - the two clipped contacts, filtered by the margin, or else the deepest
+ *     incident vertex (always so when the incident shape is a circle: its
+ *     one row is its centre).
+ * Lanes carry which of the four possible points each contact is (a vertex j
+ * or j2 of the incident edge, a crossing of the first or second side plane)
+ * and make its feature id as two 16-bit halves, exact in floats; the
+ * scatter joins them. Misses are written as zeros and closest-vertices hits
+ * (rare apart from curved pairs) go to manifold.c one at a time, as does
+ * everything in the scalar copy. */
+#include "kernel.h"
+#include "lanes.h"
+#include "manifold.h"
+
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+#define LANES (8 * SEPAX_P)
+
+void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                       const sepax_hit *hits, const uint8_t *axes, float margin,
+                                       sepax_manifold *out);
+
+#if defined(SEPAX_ISA_SCALAR)
+/* The portable copy keeps manifold.c's pair at a time: with no vectors, the
+ * lanes' every-outcome arithmetic costs more than the mispredictions it
+ * saves (measured: 174 -> 225 ns a pair, bench/sepax-bench --backend scalar). */
+void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                       const sepax_hit *hits, const uint8_t *axes, float margin,
+                                       sepax_manifold *out) {
+    for (size_t i = 0; i < n; i++)
+        sepax_manifold_from_hit(st, pairs[i], &hits[i], axes[i], margin, &out[i]);
+}
+#else
+
+/* The faces listed at a time: the list and the lane buffers stay on the
+ * stack (about 14 KB with 8 lanes). */
+#define FACE_LIST 128
+
+/* Which of the four candidate points a contact is (see the file comment). */
+enum { PT_J = 0, PT_J2 = 1, PT_CROSS_LO = 2, PT_CROSS_HI = 3, PT_NONE = 4 };
+
+/* The faces listed at a time, a lane each (spare lanes at the end of the
+ * last step repeat its last pair): what the clip reads of the two shapes,
+ * gathered one pair at a time, and what it writes. Gathered all before the
+ * first step, so no step loads a vector its lanes' stores are still writing. */
+#define BATCH (FACE_LIST + LANES)
+typedef struct face_batch {
+    _Alignas(64) float nx[BATCH];
+    _Alignas(64) float ny[BATCH];
+    _Alignas(64) float c[BATCH];
+    _Alignas(64) float rx0[BATCH]; /* the face's start vertex k */
+    _Alignas(64) float ry0[BATCH];
+    _Alignas(64) float rx1[BATCH]; /* its end vertex k2 */
+    _Alignas(64) float ry1[BATCH];
+    _Alignas(64) float r_ref[BATCH];
+    _Alignas(64) float r_inc[BATCH];
+    /* the incident shape's plane count: 0 for a circle, else its vertex count */
+    _Alignas(64) float inc_planes[BATCH];
+    const sepax_poly_rec *inc[BATCH];
+    /* results */
+    _Alignas(64) float px0[BATCH];
+    _Alignas(64) float py0[BATCH];
+    _Alignas(64) float s0[BATCH];
+    _Alignas(64) float id0_lo[BATCH]; /* the feature id's low and high 16 bits */
+    _Alignas(64) float id0_hi[BATCH];
+    _Alignas(64) float px1[BATCH];
+    _Alignas(64) float py1[BATCH];
+    _Alignas(64) float s1[BATCH];
+    _Alignas(64) float id1_lo[BATCH];
+    _Alignas(64) float id1_hi[BATCH];
+    _Alignas(64) float count[BATCH];
+    /* the face's end vertices' indices and 1 when B owns it, for the ids */
+    _Alignas(64) float k[BATCH];
+    _Alignas(64) float k2[BATCH];
+    _Alignas(64) float ref_is_b[BATCH];
+} face_batch;
+
+static _Alignas(64) const float k_zero[LANES] = {0};
+static _Alignas(64) const float k_one[LANES] = {1, 1, 1, 1, 1,
+                                                1, 1, 1,
+#if SEPAX_P == 2
+                                                1, 1, 1, 1, 1,
+                                                1, 1, 1
+#endif
+};
+static _Alignas(64) const float k_half[LANES] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f,
+                                                 0.5f, 0.5f, 0.5f,
+#if SEPAX_P == 2
+                                                 0.5f, 0.5f, 0.5f, 0.5f, 0.5f,
+                                                 0.5f, 0.5f, 0.5f
+#endif
+};
+/* row q's index, and the threshold q - 0.5 a float index passes to reach it */
+static const float k_index[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+static const float k_reach[8] = {-0.5f, 0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f};
+static const float k_pt[5] = {PT_J, PT_J2, PT_CROSS_LO, PT_CROSS_HI, PT_NONE};
+static const float k_256 = 256.0f, k_feature_face = (float)SEPAX_FEATURE_FACE;
+
+#define LOAD(arr) lf_load((arr), (arr) + 8 * (SEPAX_P - 1))
+#define BCAST(p) lf_bcast((p), (p))
+
+/* Conditions are lanes of 1 (true) or 0 (false): and is min, or is max.
+ * Every value compared is finite (a valid store's records, a finite margin)
+ * wherever its comparison decides a result, so x <= y is !(x > y). */
+typedef struct masks {
+    lf zero, one, half;
+} masks;
+
+static inline __attribute__((always_inline)) lf is_le(const masks *m, lf a, lf b) {
+    return lf_sel_gt(a, b, m->zero, m->one);
+}
+static inline __attribute__((always_inline)) lf is_lt(const masks *m, lf a, lf b) {
+    return lf_sel_lt(a, b, m->one, m->zero);
+}
+static inline __attribute__((always_inline)) lf pick(const masks *m, lf cond, lf x, lf y) {
+    return lf_sel_gt(cond, m->half, x, y);
+}
+
+/* A point of the incident edge, and which of the four it is. */
+typedef struct lpoint {
+    lf x, y, pt;
+} lpoint;
+
+static inline __attribute__((always_inline)) lpoint pick_point(const masks *m, lf cond, lpoint a,
+                                                               lpoint b) {
+    lpoint r = {pick(m, cond, a.x, b.x), pick(m, cond, a.y, b.y), pick(m, cond, a.pt, b.pt)};
+    return r;
+}
+
+/* clip() of manifold.c on lanes: distances d0, d1 of in0, in1 (<= 0
+ * inside); whether two points are kept, and which. */
+typedef struct lclip {
+    lpoint p0, p1;
+    lf two;
+} lclip;
+
+static inline __attribute__((always_inline)) lclip clip(const masks *m, lpoint in0, lpoint in1,
+                                                        lf d0, lf d1, lf cross_pt) {
+    lf k0 = is_le(m, d0, m->zero), k1 = is_le(m, d1, m->zero);
+    lf cross = lf_max(lf_min(is_lt(m, d0, m->zero), is_lt(m, m->zero, d1)),
+                      lf_min(is_lt(m, m->zero, d0), is_lt(m, d1, m->zero)));
+    lf f = lf_div(d0, lf_sub(d0, d1));
+    lpoint c = {lf_add(in0.x, lf_mul(f, lf_sub(in1.x, in0.x))),
+                lf_add(in0.y, lf_mul(f, lf_sub(in1.y, in0.y))), cross_pt};
+    lf both = lf_min(k0, k1);
+    /* kept in order: in0 if k0, in1 if k1, the crossing; never all three */
+    lclip r = {pick_point(m, k0, in0, in1), pick_point(m, both, in1, c), lf_max(both, cross)};
+    return r;
+}
+
+/* contact_at() of manifold.c on lanes */
+typedef struct lcontact {
+    lf x, y, s;
+} lcontact;
+
+static inline __attribute__((always_inline)) lcontact contact_at(lf px, lf py, lf nx, lf ny, lf c,
+                                                                 lf r_ref, lf r_inc, lf radii) {
+    lf s = lf_sub(lf_add(lf_mul(nx, px), lf_mul(ny, py)), c);
+    lf h = lf_mul(BCAST(&k_half[0]), lf_sub(lf_sub(r_ref, s), r_inc));
+    lcontact k = {lf_add(px, lf_mul(h, nx)), lf_add(py, lf_mul(h, ny)), lf_sub(s, radii)};
+    return k;
+}
+
+/* What a point's feature id is made of: the face's vertices k and k2, the
+ * incident edge's j and j2, and 1 where the face is B's. */
+typedef struct lids {
+    lf k, k2, j, j2, ref_is_b;
+} lids;
+
+/* SEPAX_FEATURE_ID of the point a code pt names, as two 16-bit halves (an
+ * index or type plus 256 times another: exact in a float); 0 for PT_NONE.
+ * A face point pairs the face with vertex j or j2; a crossing pairs vertex
+ * k (first side plane) or k2 (second) with edge j. */
+static inline __attribute__((always_inline)) void id_halves(const masks *m, const lids *d, lf pt,
+                                                            float *lo, float *hi) {
+    lf face_pt = is_lt(m, pt, BCAST(&k_reach[2])); /* PT_J or PT_J2 */
+    lf ref = lf_sel_lt(pt, BCAST(&k_reach[3]), d->k, d->k2);
+    lf inc =
+        lf_sel_lt(pt, BCAST(&k_reach[1]), d->j, lf_sel_lt(pt, BCAST(&k_reach[2]), d->j2, d->j));
+    lf ref_type = lf_mul(face_pt, BCAST(&k_feature_face));
+    lf inc_type = lf_sub(BCAST(&k_feature_face), ref_type);
+    lf x256 = BCAST(&k_256);
+    lf lo_a = lf_add(ref, lf_mul(inc, x256)), lo_b = lf_add(inc, lf_mul(ref, x256));
+    lf hi_a = lf_add(ref_type, lf_mul(inc_type, x256)),
+       hi_b = lf_add(inc_type, lf_mul(ref_type, x256));
+    lf none = is_lt(m, BCAST(&k_reach[PT_NONE]), pt);
+    lf_store(pick(m, none, m->zero, pick(m, d->ref_is_b, lo_b, lo_a)), lo);
+    lf_store(pick(m, none, m->zero, pick(m, d->ref_is_b, hi_b, hi_a)), hi);
+}
+
+/* face_points() of manifold.c for one step of lanes, gathered in f */
+static void face_step(face_batch *b, size_t o, float margin) {
+    masks m = {LOAD(k_zero), LOAD(k_one), LOAD(k_half)};
+    lf nx = LOAD(b->nx + o), ny = LOAD(b->ny + o), c = LOAD(b->c + o);
+    /* A's radius plus B's, in either order: IEEE addition commutes */
+    lf r_ref = LOAD(b->r_ref + o), r_inc = LOAD(b->r_inc + o), radii = lf_add(r_ref, r_inc);
+    const float *rows[8][LANES]; /* the incident records' rows, for lf_rows4 */
+    for (int l = 0; l < LANES; l++) {
+        const sepax_poly_rec *r = b->inc[o + (size_t)l];
+        const float *at[8] = {r->nx, r->nx + 4, r->ny, r->ny + 4, r->x, r->x + 4, r->y, r->y + 4};
+        for (int q = 0; q < 8; q++) rows[q][l] = at[q];
+    }
+
+    /* the incident edge: rows 0-3 and 4-7 of the incident planes */
+    lf inx[8], iny[8];
+    lf_rows4(rows[0], inx);
+    lf_rows4(rows[1], inx + 4);
+    lf_rows4(rows[2], iny);
+    lf_rows4(rows[3], iny + 4);
+    lf least = lf_add(lf_mul(nx, inx[0]), lf_mul(ny, iny[0]));
+    lf j = m.zero;
+    for (int q = 1; q < 8; q++) {
+        lf d = lf_add(lf_mul(nx, inx[q]), lf_mul(ny, iny[q]));
+        j = lf_sel_lt(d, least, BCAST(&k_index[q]), j);
+        least = lf_sel_lt(d, least, d, least);
+    }
+    lf inc_planes = LOAD(b->inc_planes + o), circle = is_lt(&m, inc_planes, m.half);
+    j = pick(&m, circle, m.zero, j);
+    lf j1 = lf_add(j, m.one);
+    lf j2 = lf_sel_lt(j1, inc_planes, j1, m.zero);
+    j2 = pick(&m, circle, m.zero, j2);
+
+    /* its vertices j and j2 */
+    lf ix[8], iy[8];
+    lf_rows4(rows[4], ix);
+    lf_rows4(rows[5], ix + 4);
+    lf_rows4(rows[6], iy);
+    lf_rows4(rows[7], iy + 4);
+    lpoint in0 = {ix[0], iy[0], BCAST(&k_pt[PT_J])}, in1 = {ix[0], iy[0], BCAST(&k_pt[PT_J2])};
+    for (int q = 1; q < 8; q++) {
+        lf reach = BCAST(&k_reach[q]);
+        in0.x = lf_sel_gt(j, reach, ix[q], in0.x);
+        in0.y = lf_sel_gt(j, reach, iy[q], in0.y);
+        in1.x = lf_sel_gt(j2, reach, ix[q], in1.x);
+        in1.y = lf_sel_gt(j2, reach, iy[q], in1.y);
+    }
+
+    /* the face's tangent and side planes */
+    lf tx = lf_sub(m.zero, ny), ty = nx;
+    lf lo = lf_add(lf_mul(tx, LOAD(b->rx0 + o)), lf_mul(ty, LOAD(b->ry0 + o)));
+    lf hi = lf_add(lf_mul(tx, LOAD(b->rx1 + o)), lf_mul(ty, LOAD(b->ry1 + o)));
+    lclip a =
+        clip(&m, in0, in1, lf_sub(lo, lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y))),
+             lf_sub(lo, lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y))), BCAST(&k_pt[PT_CROSS_LO]));
+    lclip bc =
+        clip(&m, a.p0, a.p1, lf_sub(lf_add(lf_mul(tx, a.p0.x), lf_mul(ty, a.p0.y)), hi),
+             lf_sub(lf_add(lf_mul(tx, a.p1.x), lf_mul(ty, a.p1.y)), hi), BCAST(&k_pt[PT_CROSS_HI]));
+    lcontact c0 = contact_at(bc.p0.x, bc.p0.y, nx, ny, c, r_ref, r_inc, radii);
+    lcontact c1 = contact_at(bc.p1.x, bc.p1.y, nx, ny, c, r_ref, r_inc, radii);
+    lf mg = BCAST(&margin);
+    lf clipped = lf_min(lf_min(a.two, bc.two), lf_sub(m.one, circle));
+    lf keep0 = lf_min(clipped, is_le(&m, c0.s, mg)), keep1 = lf_min(clipped, is_le(&m, c1.s, mg));
+
+    /* else the deepest incident vertex */
+    lf s0 = lf_add(lf_mul(nx, in0.x), lf_mul(ny, in0.y));
+    lf s1 = lf_add(lf_mul(nx, in1.x), lf_mul(ny, in1.y));
+    lpoint deep = pick_point(&m, is_lt(&m, s1, s0), in1, in0);
+    lcontact cd = contact_at(deep.x, deep.y, nx, ny, c, r_ref, r_inc, radii);
+
+    /* first point: c0 if kept, else c1 if kept, else the deepest vertex */
+    lf both = lf_min(keep0, keep1);
+    lf_store(pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)), b->px0 + o);
+    lf_store(pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)), b->py0 + o);
+    lf_store(pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)), b->s0 + o);
+    lf pt0 = pick(&m, keep0, bc.p0.pt, pick(&m, keep1, bc.p1.pt, deep.pt));
+    /* second point: c1 when both were kept, else zeros */
+    lf_store(pick(&m, both, c1.x, m.zero), b->px1 + o);
+    lf_store(pick(&m, both, c1.y, m.zero), b->py1 + o);
+    lf_store(pick(&m, both, c1.s, m.zero), b->s1 + o);
+    lf pt1 = pick(&m, both, bc.p1.pt, BCAST(&k_pt[PT_NONE]));
+    lids ids = {LOAD(b->k + o), LOAD(b->k2 + o), j, j2, LOAD(b->ref_is_b + o)};
+    id_halves(&m, &ids, pt0, b->id0_lo + o, b->id0_hi + o);
+    id_halves(&m, &ids, pt1, b->id1_lo + o, b->id1_hi + o);
+    lf_store(lf_add(m.one, both), b->count + o);
+}
+
+/* Lane l's inputs, from one pair whose winning axis is a face. */
+static inline void gather(face_batch *f, size_t l, const sepax_shapes *st, sepax_pair pair,
+                          unsigned axis) {
+    uint32_t a = pair.a & SEPAX_ID_INDEX_MASK, b = pair.b & SEPAX_ID_INDEX_MASK;
+    uint32_t ref_is_b = axis >= SEPAX_AXIS_B;
+    uint32_t r = ref_is_b ? b : a, i = ref_is_b ? a : b;
+    uint32_t k = axis & 7u, k1 = k + 1u, k2 = k1 < st->nverts[r] ? k1 : 0u;
+    const sepax_poly_rec *ref = &st->rec[r];
+    f->nx[l] = ref->nx[k];
+    f->ny[l] = ref->ny[k];
+    f->c[l] = ref->c[k];
+    f->rx0[l] = ref->x[k];
+    f->ry0[l] = ref->y[k];
+    f->rx1[l] = ref->x[k2];
+    f->ry1[l] = ref->y[k2];
+    f->r_ref[l] = st->disc[r].r;
+    f->r_inc[l] = st->disc[i].r;
+    f->inc_planes[l] = (float)st->nplanes[i];
+    f->inc[l] = &st->rec[i];
+    f->k[l] = (float)k;
+    f->k2[l] = (float)k2;
+    f->ref_is_b[l] = (float)ref_is_b;
+}
+
+/* Lane l's manifold, for a pair with collide answer h. */
+static inline uint32_t id_of(float lo, float hi) { return (uint32_t)lo | (uint32_t)hi << 16; }
+
+static inline void scatter(const face_batch *f, size_t l, const sepax_hit *h, sepax_manifold *out) {
+    sepax_manifold m = {h->normal,
+                        h->depth,
+                        (uint32_t)f->count[l],
+                        {{{f->px0[l], f->py0[l]}, f->s0[l], id_of(f->id0_lo[l], f->id0_hi[l])},
+                         {{f->px1[l], f->py1[l]}, f->s1[l], id_of(f->id1_lo[l], f->id1_hi[l])}}};
+    *out = m;
+}
+
+void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                       const sepax_hit *hits, const uint8_t *axes, float margin,
+                                       sepax_manifold *out) {
+    face_batch f;
+    for (size_t base = 0; base < n; base += FACE_LIST) {
+        size_t len = n - base < FACE_LIST ? n - base : FACE_LIST;
+        const sepax_pair *p = pairs + base;
+        const sepax_hit *h = hits + base;
+        const uint8_t *ax = axes + base;
+        sepax_manifold *o = out + base;
+        uint32_t list[BATCH];
+        size_t nf = 0;
+        for (size_t i = 0; i < len; i++) {
+            unsigned hit = h[i].hit != 0, face = ax[i] < SEPAX_AXIS_VERTICES;
+            list[nf] = (uint32_t)i;
+            nf += hit & face;
+            if (hit & !face)
+                sepax_manifold_from_hit(st, p[i], &h[i], ax[i], margin, &o[i]);
+            else
+                o[i] = (sepax_manifold){
+                    {0.0f, 0.0f},
+                    0.0f,
+                    0u,
+                    {{{0.0f, 0.0f}, 0.0f, 0u},
+                     {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a face hit written again below */
+        }
+        if (nf == 0) continue;
+        size_t steps = (nf + LANES - 1) / LANES * LANES;
+        for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
+        for (size_t l = 0; l < steps; l++) gather(&f, l, st, p[list[l]], ax[list[l]]);
+        for (size_t l = 0; l < steps; l += LANES) face_step(&f, l, margin);
+        for (size_t l = 0; l < nf; l++) scatter(&f, l, &h[list[l]], &o[list[l]]);
+    }
+}
+#endif
