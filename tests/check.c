@@ -423,7 +423,8 @@ static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, che
             sepax_ray_hit want_r[64];
             sepax_ray_hit *rh = (sepax_ray_hit *)(void *)(buf + GUARD) + off;
             size_t nr = n < 64 ? n : 64;
-            for (size_t i = 0; i < nr; i++) {
+            /* at least one ray: raycast_range reads rays[0] even for n = 0 */
+            for (size_t i = 0; i < (nr ? nr : 1); i++) {
                 rays[i] = test_ray(s, p[i], i);
                 ids[i] = p[i].b;
             }
