@@ -1,0 +1,386 @@
+/* sepax-bench-frame: whole frames of an embedded scene (bench/scenes.h) through
+ * sepax_find_contacts, per backend and thread count.
+ *
+ *   sepax-bench-frame [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]
+ *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E]
+ *
+ * Frames 0 .. W-1 warm up, frames W .. W+F-1 are measured; each figure is the median over
+ * the measured frames. Every configuration (backend x threads) runs every frame, one after the
+ * other (interleaved), on one store: per frame and configuration, timed one after another,
+ *   update       sepax_shapes_set_poses (the frame's poses, computed before, untimed)
+ *                + sepax_shapes_update (one thread)
+ *   broadphase   sepax_find_contacts(SEPAX_TEST_AABB, update 0): grid, pairs, filters;
+ *                its count is the candidate pairs
+ *   narrowphase  sepax_find_contacts(SEPAX_TEST_OVERLAP, update 0) minus the broadphase run
+ *   frame        sepax_shapes_set_poses + sepax_find_contacts(SEPAX_TEST_OVERLAP, update 1):
+ *                the whole frame in one call, the update split over the threads too
+ * Every frame's contacts (pairs and their order) are hashed, and must be the same for every
+ * configuration and for both overlap runs; a difference is reported and the exit status is
+ * 1. Memory: the store and each broadphase get a counting allocator (bytes live after the
+ * last frame, per shape), beside sepax_broadphase_stats.bytes; and the process's peak RSS. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "scenes.h"
+
+#define MAX_CONFIGS 64
+
+static double now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void die(const char *what, sepax_status st) {
+    fprintf(stderr, "sepax-bench-frame: %s: %s\n", what, sepax_status_str(st));
+    exit(1);
+}
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "sepax-bench-frame: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+/* ---- a counting allocator: live bytes (what was asked for) ---- */
+typedef struct counter {
+    size_t live, peak;
+} counter;
+
+static void *count_alloc(size_t size, size_t align, void *ctx) {
+    counter *c = ctx;
+    if (align < 16) align = 16;
+    size_t head = align > 2 * sizeof(size_t) ? align : 2 * sizeof(size_t);
+    unsigned char *raw = malloc(size + head + align);
+    if (!raw) return NULL;
+    uintptr_t p = ((uintptr_t)raw + head + align - 1) & ~(uintptr_t)(align - 1);
+    ((size_t *)p)[-1] = size;
+    ((void **)p)[-2] = raw;
+    c->live += size;
+    if (c->live > c->peak) c->peak = c->live;
+    return (void *)p;
+}
+
+static void count_free(void *ptr, void *ctx) {
+    counter *c = ctx;
+    c->live -= ((size_t *)ptr)[-1];
+    free(((void **)ptr)[-2]);
+}
+
+typedef struct config {
+    sepax_backend backend;
+    uint32_t threads;
+    sepax_broadphase *bp;
+    counter mem;
+    double *update, *broad, *overlap, *frame; /* ms, per measured frame */
+    size_t *candidates, *contacts;
+    uint64_t *hash; /* per frame (all frames) */
+    int mismatch;
+} config;
+
+typedef struct opts {
+    const char *scene, *threads, *backends;
+    uint32_t n, frames, warmup;
+    uint64_t seed;
+    float cell;
+} opts;
+
+static void usage(const char *argv0) {
+    fprintf(stderr,
+            "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
+            "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E]\n",
+            argv0);
+    exit(2);
+}
+
+static int dbl_cmp(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+static double median(const double *v, uint32_t n) {
+    double *c = xmalloc(n * sizeof *c);
+    memcpy(c, v, n * sizeof *c);
+    qsort(c, n, sizeof *c, dbl_cmp);
+    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+    free(c);
+    return m;
+}
+
+static double median_sz(const size_t *v, uint32_t n) {
+    double *d = xmalloc(n * sizeof *d);
+    for (uint32_t i = 0; i < n; i++) d[i] = (double)v[i];
+    double m = median(d, n);
+    free(d);
+    return m;
+}
+
+static uint64_t hash_pairs(const sepax_pair *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i].a) * 0x100000001b3ull;
+        h = (h ^ p[i].b) * 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* a buffer for the results, grown (and the call repeated) when too small */
+typedef struct outbuf {
+    sepax_pair *pairs;
+    size_t cap;
+} outbuf;
+
+static sepax_status find(config *c, sepax_shapes *store, int test, int update, float cell,
+                         outbuf *out, size_t *count) {
+    sepax_frame_options o = {test, 0.0f, cell, update};
+    sepax_contacts dst = {out->pairs, NULL, NULL, out->cap};
+    return sepax_find_contacts(c->bp, store, &o, &dst, count);
+}
+
+static void grow(outbuf *out, size_t need) {
+    free(out->pairs);
+    out->cap = need + need / 4 + 4096;
+    out->pairs = xmalloc(out->cap * sizeof *out->pairs);
+}
+
+int main(int argc, char **argv) {
+    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) usage(argv[0]);
+        i++;
+        if (strcmp(a, "--scene") == 0)
+            o.scene = v;
+        else if (strcmp(a, "--n") == 0)
+            o.n = (uint32_t)strtoul(v, 0, 10);
+        else if (strcmp(a, "--frames") == 0)
+            o.frames = (uint32_t)strtoul(v, 0, 10);
+        else if (strcmp(a, "--warmup") == 0)
+            o.warmup = (uint32_t)strtoul(v, 0, 10);
+        else if (strcmp(a, "--threads") == 0)
+            o.threads = v;
+        else if (strcmp(a, "--backend") == 0)
+            o.backends = v;
+        else if (strcmp(a, "--seed") == 0)
+            o.seed = strtoull(v, 0, 0);
+        else if (strcmp(a, "--cell") == 0)
+            o.cell = (float)atof(v);
+        else
+            usage(argv[0]);
+    }
+    if (o.frames < 1) usage(argv[0]);
+
+    /* backends */
+    sepax_backend backends[16];
+    int nb = 0;
+    if (strcmp(o.backends, "best") == 0) {
+        backends[nb++] = sepax_get_backend();
+    } else if (strcmp(o.backends, "all") == 0) {
+        for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
+            if (sepax_backend_available((sepax_backend)b)) backends[nb++] = (sepax_backend)b;
+    } else {
+        char *list = xmalloc(strlen(o.backends) + 1);
+        strcpy(list, o.backends);
+        for (char *tok = strtok(list, ","); tok && nb < 16; tok = strtok(NULL, ",")) {
+            sepax_backend b;
+            if (sepax_backend_from_name(tok, &b) != SEPAX_OK || !sepax_backend_available(b)) {
+                fprintf(stderr, "sepax-bench-frame: backend %s is not available here\n", tok);
+                return 2;
+            }
+            backends[nb++] = b;
+        }
+        free(list);
+    }
+    uint32_t threads[16];
+    int nt = 0;
+    {
+        char *list = xmalloc(strlen(o.threads) + 1);
+        strcpy(list, o.threads);
+        for (char *tok = strtok(list, ","); tok && nt < 16; tok = strtok(NULL, ",")) {
+            long t = strtol(tok, NULL, 10);
+            if (t < 1 || t > SEPAX_MAX_WORKERS) usage(argv[0]);
+            threads[nt++] = (uint32_t)t;
+        }
+        free(list);
+    }
+    if (nb == 0 || nt == 0) usage(argv[0]);
+
+    scene *sc = scene_create(o.scene, o.n, o.seed);
+    if (!sc) {
+        fprintf(stderr, "sepax-bench-frame: cannot make scene %s with n = %u\n", o.scene, o.n);
+        return 2;
+    }
+    uint32_t count = scene_count(sc), total = o.warmup + o.frames;
+    counter store_mem = {0, 0};
+    sepax_allocator store_alloc = {count_alloc, count_free, &store_mem};
+    sepax_shapes *store = sepax_shapes_create_with(count, &store_alloc);
+    if (!store) die("sepax_shapes_create_with", SEPAX_ERR_NOMEM);
+    sepax_status st = scene_add_to(sc, store);
+    if (st != SEPAX_OK) die("scene_add_to", st);
+    st = sepax_shapes_update(store);
+    if (st != SEPAX_OK) die("sepax_shapes_update", st);
+
+    int nc = nb * nt;
+    config *cfg = calloc((size_t)nc, sizeof *cfg);
+    if (!cfg) die("calloc", SEPAX_ERR_NOMEM);
+    for (int b = 0; b < nb; b++)
+        for (int t = 0; t < nt; t++) {
+            config *c = &cfg[b * nt + t];
+            c->backend = backends[b];
+            c->threads = threads[t];
+            sepax_allocator alloc = {count_alloc, count_free, &c->mem};
+            sepax_broadphase_config bc = {threads[t], NULL, &alloc};
+            c->bp = sepax_broadphase_create(&bc);
+            if (!c->bp) die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
+            c->update = xmalloc(o.frames * sizeof(double));
+            c->broad = xmalloc(o.frames * sizeof(double));
+            c->overlap = xmalloc(o.frames * sizeof(double));
+            c->frame = xmalloc(o.frames * sizeof(double));
+            c->candidates = xmalloc(o.frames * sizeof(size_t));
+            c->contacts = xmalloc(o.frames * sizeof(size_t));
+            c->hash = xmalloc(total * sizeof(uint64_t));
+        }
+
+    sepax_pose *poses = xmalloc(count * sizeof *poses);
+    outbuf out = {NULL, 0};
+    grow(&out, count);
+    int mismatch = 0;
+    double pose_ms = 0;
+    uint64_t pose_hash = 0xcbf29ce484222325ull; /* the scene's bits: every pose of every frame */
+    for (uint32_t f = 0; f < total; f++) {
+        double p0 = now_ns();
+        scene_poses(sc, f, poses);
+        pose_ms += (now_ns() - p0) / 1e6;
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t w[4];
+            memcpy(w, &poses[i], sizeof w);
+            for (int k = 0; k < 4; k++) pose_hash = (pose_hash ^ w[k]) * 0x100000001b3ull;
+        }
+        for (int k = 0; k < nc; k++) {
+            config *c = &cfg[k];
+            st = sepax_set_backend(c->backend);
+            if (st != SEPAX_OK) die("sepax_set_backend", st);
+            size_t cand = 0, hits = 0, hits1 = 0;
+            double t0, t1, t2, t3, t4, t5;
+            for (;;) { /* repeated when the buffer was too small */
+                t0 = now_ns();
+                st = sepax_shapes_set_poses(store, 0, count, poses);
+                if (st == SEPAX_OK) st = sepax_shapes_update(store);
+                if (st != SEPAX_OK) die("update", st);
+                t1 = now_ns();
+                st = find(c, store, SEPAX_TEST_AABB, 0, o.cell, &out, &cand);
+                t2 = now_ns();
+                if (st == SEPAX_ERR_CAPACITY) {
+                    grow(&out, cand);
+                    continue;
+                }
+                if (st != SEPAX_OK) die("sepax_find_contacts (AABB)", st);
+                st = find(c, store, SEPAX_TEST_OVERLAP, 0, o.cell, &out, &hits);
+                t3 = now_ns();
+                if (st != SEPAX_OK) die("sepax_find_contacts (OVERLAP)", st);
+                uint64_t h_overlap = hash_pairs(out.pairs, hits);
+                t4 = now_ns();
+                st = sepax_shapes_set_poses(store, 0, count, poses);
+                if (st != SEPAX_OK) die("sepax_shapes_set_poses", st);
+                st = find(c, store, SEPAX_TEST_OVERLAP, 1, o.cell, &out, &hits1);
+                t5 = now_ns();
+                if (st != SEPAX_OK) die("sepax_find_contacts (frame)", st);
+                c->hash[f] = hash_pairs(out.pairs, hits1);
+                if (c->hash[f] != h_overlap || hits1 != hits) {
+                    fprintf(stderr,
+                            "frame %u, %s, %u threads: the one-call frame's contacts differ "
+                            "from the overlap run's\n",
+                            f, sepax_backend_name(c->backend), c->threads);
+                    c->mismatch = mismatch = 1;
+                }
+                break;
+            }
+            if (c->hash[f] != cfg[0].hash[f]) {
+                fprintf(stderr,
+                        "frame %u: %s with %u threads found other contacts (or another "
+                        "order) than %s with %u threads\n",
+                        f, sepax_backend_name(c->backend), c->threads,
+                        sepax_backend_name(cfg[0].backend), cfg[0].threads);
+                c->mismatch = mismatch = 1;
+            }
+            if (f >= o.warmup) {
+                uint32_t m = f - o.warmup;
+                c->update[m] = (t1 - t0) / 1e6;
+                c->broad[m] = (t2 - t1) / 1e6;
+                c->overlap[m] = (t3 - t2) / 1e6;
+                c->frame[m] = (t5 - t4) / 1e6;
+                c->candidates[m] = cand;
+                c->contacts[m] = hits;
+            }
+        }
+    }
+
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("# sepax-bench-frame --scene %s --n %u --frames %u --warmup %u --threads %s --backend "
+           "%s --seed %llu",
+           o.scene, o.n, o.frames, o.warmup, o.threads, o.backends, (unsigned long long)o.seed);
+    if (o.cell > 0) printf(" --cell %g", (double)o.cell);
+    printf("\n# %s: %u shapes; median of %u frames (after %u warm-up), ms per frame; poses made "
+           "in %.1f ms a frame (untimed), poses hash %016llx; last frame's contacts hash %016llx\n",
+           scene_name(sc), count, o.frames, o.warmup, pose_ms / total,
+           (unsigned long long)pose_hash, (unsigned long long)cfg[0].hash[total - 1]);
+    sepax_broadphase_stats bs;
+    sepax_broadphase_stats_get(cfg[0].bp, &bs);
+    printf("# grid: %u x %u cells of %g, %u large shapes; store %.1f B/shape (%.1f MB); peak RSS "
+           "%.1f MB\n\n",
+           bs.cells_x, bs.cells_y, (double)bs.cell_size, bs.large, (double)store_mem.live / count,
+           (double)store_mem.live / 1e6, ru.ru_maxrss / 1024.0);
+    printf("| backend | threads | update | broadphase | narrowphase | update + overlap | frame "
+           "(one call) | candidates | contacts | broadphase B/shape | store + bp B/shape |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < nc; k++) {
+        config *c = &cfg[k];
+        sepax_broadphase_stats s;
+        sepax_broadphase_stats_get(c->bp, &s);
+        double up = median(c->update, o.frames), br = median(c->broad, o.frames);
+        double ov = median(c->overlap, o.frames);
+        double *sum = xmalloc(o.frames * sizeof *sum);
+        for (uint32_t m = 0; m < o.frames; m++) sum[m] = c->update[m] + c->overlap[m];
+        double *narrow = xmalloc(o.frames * sizeof *narrow);
+        for (uint32_t m = 0; m < o.frames; m++) narrow[m] = c->overlap[m] - c->broad[m];
+        printf("| %s | %u | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.0f | %.1f | %.1f |%s\n",
+               sepax_backend_name(c->backend), c->threads, up, br, median(narrow, o.frames),
+               median(sum, o.frames), median(c->frame, o.frames),
+               median_sz(c->candidates, o.frames), median_sz(c->contacts, o.frames),
+               (double)s.bytes / count, (double)(store_mem.live + c->mem.live) / count,
+               c->mismatch ? " MISMATCH" : "");
+        (void)ov;
+        free(sum);
+        free(narrow);
+    }
+    printf("\n# narrowphase: the median of (overlap run - broadphase run) per frame; "
+           "broadphase B/shape: sepax_broadphase_stats.bytes / shapes; store + bp: bytes the "
+           "counting allocators hold\n");
+    for (int k = 0; k < nc; k++) {
+        config *c = &cfg[k];
+        sepax_broadphase_destroy(c->bp);
+        free(c->update);
+        free(c->broad);
+        free(c->overlap);
+        free(c->frame);
+        free(c->candidates);
+        free(c->contacts);
+        free(c->hash);
+    }
+    free(cfg);
+    free(out.pairs);
+    free(poses);
+    sepax_shapes_destroy(store);
+    scene_destroy(sc);
+    if (mismatch) fprintf(stderr, "sepax-bench-frame: contacts differ between runs (see above)\n");
+    return mismatch;
+}
