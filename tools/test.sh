@@ -76,7 +76,7 @@ if aarch64-linux-gnu-objdump -d build-test-neon/kernel/libsepax.so | grep -qE '\
 fi
 echo "no fused multiply-add in either library"
 clang-format --dry-run -Werror kernel/*.c kernel/*.h include/*.h tests/*.c tests/*.h \
-  tests/consumer/*.c tests/fuzz/*.c tests/fuzz/*.h bench/*.c tests/peers/*.cc bench/peers/*.c \
+  tests/consumer/*.c tests/fuzz/*.c tests/fuzz/*.h bench/*.c bench/*.h tests/peers/*.cc bench/peers/*.c \
   bench/peers/*.cc bench/peers/*.h
 echo "clang-format: clean"
 dest=$(mktemp -d)
