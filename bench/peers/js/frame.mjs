@@ -6,7 +6,8 @@
 //
 // Per frame: update (setPosition, and setAngle(atan2(s, c)) for polygons, without updating,
 // then system.update(): boxes recomputed, moved bodies re-inserted), then
-//   --mode pairs (default): broadphase = system.search(body) for every body, a pair kept once
+//   --mode pairs (default): broadphase = system.search(body) for every body (in the tree's
+//     order, system.all(), as checkAll walks them), a pair kept once
 //     (lower index first) when canInteract (the filter rule, see below) and the boxes
 //     overlap; narrowphase = system.checkCollision on each candidate;
 //   --mode checkall: system.checkAll(callback), the library's own loop (every pair is tested
@@ -115,8 +116,11 @@ for (let f = 0; f < frames; f++) {
     const contacts = [];
     let t2;
     if (mode === 'pairs') {
-        for (let i = 0; i < count; i++) {
-            const a = bodies[i];
+        // the bodies in the tree's order (as checkAll walks them): neighbours one after another
+        const all = system.all();
+        for (let q = 0; q < all.length; q++) {
+            const a = all[q];
+            const i = a.userData;
             const box = a.bbox;
             const found = system.search(a);
             for (let k = 0; k < found.length; k++) {
