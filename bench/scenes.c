@@ -116,15 +116,19 @@ static void small_shape(rng *g, scene_shape *sh, motion *m, double circles, doub
         return;
     }
     uint32_t k = below(g, pentagons ? 4 : 3);
-    if (k == 0)
+    if (k == 0) {
         make_polygon(g, sh, 3, r, 0);
-    else if (k == 1)
-        make_box(sh, r * uni(g, 0.55, 0.75), r * uni(g, 0.55, 0.75));
-    else
+    } else if (k == 1) {
+        double hw = r * uni(g, 0.55, 0.75); /* one draw a statement: C leaves the order of */
+        double hh = r * uni(g, 0.55, 0.75); /* a call's arguments to the compiler */
+        make_box(sh, hw, hh);
+    } else {
         make_polygon(g, sh, k == 3 ? 5 : 6, r, 0);
+    }
     m->turns = 1;
     m->rot0 = (float)uni(g, 0, TWO_PI);
-    m->spin = (float)(uni(g, 0.01, 0.1) * (below(g, 2) ? 1 : -1));
+    double spin = uni(g, 0.01, 0.1);
+    m->spin = (float)(below(g, 2) ? spin : -spin);
 }
 
 static const double PLAYER_X = 960, PLAYER_Y = 860;
@@ -148,10 +152,13 @@ static void bullet_hell(scene *s, rng *g) {
     for (uint32_t e = 0; e < SCENE_ENEMIES; e++) {
         uint32_t i = 1 + e;
         motion *m = &s->move[i];
-        if (below(g, 3) == 0)
-            make_box(&s->shape[i], uni(g, 15, 30), uni(g, 15, 30));
-        else
-            make_polygon(g, &s->shape[i], 5 + (int)below(g, 4), uni(g, 15, 30), 0.15);
+        if (below(g, 3) == 0) {
+            double hw = uni(g, 15, 30), hh = uni(g, 15, 30);
+            make_box(&s->shape[i], hw, hh);
+        } else {
+            int verts = 5 + (int)below(g, 4);
+            make_polygon(g, &s->shape[i], verts, uni(g, 15, 30), 0.15);
+        }
         s->filter[i] = (sepax_filter){SCENE_ENEMY, SCENE_PLAYER | SCENE_PLAYER_SHOT};
         ex[e] = uni(g, 120, 1800);
         ey[e] = uni(g, 80, 620);
@@ -162,7 +169,8 @@ static void bullet_hell(scene *s, rng *g) {
         m->omega2 = (float)uni(g, 0.004, 0.015);
         m->phase = (float)uni(g, 0, TWO_PI);
         m->rot0 = (float)uni(g, 0, TWO_PI);
-        m->spin = (float)(uni(g, 0.002, 0.02) * (below(g, 2) ? 1 : -1));
+        double spin = uni(g, 0.002, 0.02);
+        m->spin = (float)(below(g, 2) ? spin : -spin);
     }
     /* each enemy's spiral: arms, turn per bullet, frames between bullets, speed */
     uint32_t fired[SCENE_ENEMIES] = {0}, streamed[SCENE_ENEMIES] = {0};
@@ -206,7 +214,8 @@ static void bullet_hell(scene *s, rng *g) {
                 m->type = M_WAVE;
                 m->ox = 0;
                 m->oy = (float)uni(g, 0, s->h);
-                angle = uni(g, -0.3, 0.3) + (below(g, 2) ? TWO_PI / 2 : 0);
+                angle = uni(g, -0.3, 0.3);
+                angle += below(g, 2) ? TWO_PI / 2 : 0;
                 m->speed = (float)uni(g, 2, 4);
                 m->age0 = (float)uni(g, 0, 3000);
                 m->amp = (float)uni(g, 20, 60);
