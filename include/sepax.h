@@ -48,9 +48,11 @@ typedef enum sepax_status {
     SEPAX_ERR_BAD_BACKEND = -11,   ///< unknown backend name or value
     SEPAX_ERR_UNSUPPORTED = -12,   ///< backend not built in or not on this CPU
     SEPAX_ERR_BAD_POSE = -13,      ///< a pose's rotation is not unit length
-    SEPAX_ERR_BAD_SIZE = -14,  ///< a radius or half extent negative, or zero where it must not be
-    SEPAX_ERR_STALE_ID = -15,  ///< the id of a shape that was removed
-    SEPAX_ERR_MISALIGNED = -16 ///< a caller buffer not aligned for its element type
+    SEPAX_ERR_BAD_SIZE = -14,   ///< a radius or half extent negative, or zero where it must not be
+    SEPAX_ERR_STALE_ID = -15,   ///< the id of a shape that was removed
+    SEPAX_ERR_MISALIGNED = -16, ///< a caller buffer not aligned for its element type
+    SEPAX_ERR_CAPACITY = -17,   ///< an output buffer too small; the call reports the size it needs
+    SEPAX_ERR_BAD_OPTION = -18  ///< an option outside its documented set
 } sepax_status;
 
 /// Shape ids: the low SEPAX_ID_INDEX_BITS bits are the shape's index (its position in the
@@ -421,6 +423,142 @@ SEPAX_API sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray 
 /// SEPAX_ERR_BAD_ID (the range past the shapes), SEPAX_ERR_MISALIGNED; nothing written.
 SEPAX_API sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray,
                                            uint32_t first, size_t count, sepax_ray_hit *out);
+
+/// Collision filtering: shapes a and b are paired only when
+/// (a.category & b.mask) != 0 and (b.category & a.mask) != 0. A new shape has
+/// SEPAX_FILTER_DEFAULT (category 1, every mask bit: it meets everything).
+typedef struct sepax_filter {
+    uint32_t category; ///< the groups this shape belongs to (bits)
+    uint32_t mask;     ///< the groups it collides with (bits)
+} sepax_filter;
+
+#define SEPAX_FILTER_DEFAULT_CATEGORY 1u
+#define SEPAX_FILTER_DEFAULT_MASK 0xffffffffu
+
+/// Set the filters of the shapes at indices first .. first+count-1. A removal moves the last
+/// shape's filter with it. Errors: SEPAX_ERR_NULL, SEPAX_ERR_BAD_ID (range past the shapes),
+/// SEPAX_ERR_MISALIGNED; on error nothing changes.
+SEPAX_API sepax_status sepax_shapes_set_filters(sepax_shapes *store, uint32_t first, size_t count,
+                                                const sepax_filter *filters);
+
+/// The filter of shape `id`.
+SEPAX_API sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id,
+                                               sepax_filter *out);
+
+/// Most workers a scheduler may run at once.
+#define SEPAX_MAX_WORKERS 64
+
+/// A piece of a frame: items begin .. end-1, run on worker `worker` (< the scheduler's
+/// workers; no two calls running at the same time get the same worker).
+typedef void sepax_task_fn(uint32_t begin, uint32_t end, uint32_t worker, void *task_context);
+
+/// How a frame is spread over threads, for engines with their own job system (the model of
+/// Box2D 3's task callbacks). parallel_for must call fn over disjoint ranges that cover items
+/// 0 .. count-1, each with a worker index as above, and return when all have finished. The
+/// results never depend on how the items were split or on which worker ran them.
+typedef struct sepax_scheduler {
+    void (*parallel_for)(sepax_task_fn *fn, uint32_t count, void *task_context, void *user);
+    uint32_t workers; ///< 1 .. SEPAX_MAX_WORKERS
+    void *user;       ///< passed to parallel_for
+} sepax_scheduler;
+
+/// A uniform-grid broadphase with its frame pipeline: owns its grid and scratch memory (grown
+/// on the calling thread, kept between frames, so a steady frame allocates nothing).
+typedef struct sepax_broadphase sepax_broadphase;
+
+typedef struct sepax_broadphase_config {
+    /// threads of the built-in scheduler, the caller's included: 0 or 1 runs every frame on
+    /// the calling thread; at most SEPAX_MAX_WORKERS. Ignored when `scheduler` is set.
+    uint32_t threads;
+    const sepax_scheduler *scheduler; ///< NULL: the built-in one; else copied
+    const sepax_allocator *allocator; ///< NULL: the C library's; else copied
+} sepax_broadphase_config;
+
+/// NULL when out of memory, threads could not start, or the config is invalid
+/// (threads > SEPAX_MAX_WORKERS, a scheduler without parallel_for or with 0 or too many
+/// workers, an allocator without alloc or free). config NULL: one thread, the C library's memory.
+SEPAX_API sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config);
+
+/// Stop its threads and free everything. NULL is allowed.
+SEPAX_API void sepax_broadphase_destroy(sepax_broadphase *bp);
+
+/// What sepax_find_contacts runs on each pair the broadphase finds.
+typedef enum sepax_test {
+    SEPAX_TEST_AABB = 0,    ///< nothing: the candidate pairs (bounding boxes overlap, filters pass)
+    SEPAX_TEST_OVERLAP = 1, ///< sepax_overlap: the pairs that touch
+    SEPAX_TEST_COLLIDE = 2, ///< sepax_collide: the pairs that touch, with normal and depth
+    SEPAX_TEST_MANIFOLD = 3 ///< sepax_collide_manifold: the pairs that touch, with contact points
+} sepax_test;
+
+typedef struct sepax_frame_options {
+    int test;        ///< a sepax_test
+    float margin;    ///< as sepax_query_options.margin (finite, |margin| <= SEPAX_COORD_LIMIT)
+    float cell_size; ///< grid cell edge; 0: chosen from the shapes' sizes. Finite, >= 0.
+    int update;      ///< nonzero: sepax_shapes_update first, split over the workers
+} sepax_frame_options;
+
+/// Where sepax_find_contacts writes: entry k of each array is result k.
+typedef struct sepax_contacts {
+    sepax_pair *pairs;         ///< required; ids, pair.a's index below pair.b's
+    sepax_hit *hits;           ///< SEPAX_TEST_COLLIDE: required; otherwise unused
+    sepax_manifold *manifolds; ///< SEPAX_TEST_MANIFOLD: required; otherwise unused
+    size_t capacity;           ///< entries each array holds
+} sepax_contacts;
+
+/// Every contact of a frame in one call: (optionally) update world data, build the grid over
+/// the store's bounding boxes, pair the shapes whose boxes overlap (grown by a positive margin)
+/// and whose filters pass, run the test on those pairs, and write the pairs that pass it. Pairs
+/// come in grid-cell order, and the result (order included) is the same for every thread count
+/// and scheduler. *count is the number of results; when it exceeds out->capacity the call
+/// returns SEPAX_ERR_CAPACITY, writes nothing into `out`, and a second call with that much room
+/// gets every result. Errors: SEPAX_ERR_NULL (bp, store, options, out, count; an array the test
+/// needs), SEPAX_ERR_MISALIGNED, SEPAX_ERR_BAD_OPTION (test unknown), the margin's NONFINITE /
+/// RANGE, SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE (cell_size), SEPAX_ERR_NOMEM (scratch could
+/// not grow). The grid stays built for the sepax_broadphase_query_* calls until the next frame.
+SEPAX_API sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
+                                           const sepax_frame_options *options,
+                                           const sepax_contacts *out, size_t *count);
+
+/// Build only the grid (what sepax_find_contacts does before pairing), for queries.
+SEPAX_API sepax_status sepax_broadphase_build(sepax_broadphase *bp, const sepax_shapes *store,
+                                              float cell_size);
+
+/// Figures of the last grid built and frame run.
+typedef struct sepax_broadphase_stats {
+    uint32_t shapes;   ///< shapes in the grid
+    uint32_t large;    ///< shapes too large for a cell, kept in a separate list
+    uint32_t cells_x;  ///< grid columns
+    uint32_t cells_y;  ///< grid rows
+    float cell_size;   ///< the cell edge used
+    size_t candidates; ///< pairs whose boxes overlap and filters pass (tested by the frame)
+    size_t results;    ///< pairs that passed the test (the last *count)
+    size_t bytes;      ///< memory the broadphase holds now
+} sepax_broadphase_stats;
+
+SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,
+                                                  sepax_broadphase_stats *out);
+
+/// Ids of the shapes whose bounding boxes overlap `box` (touching counts), in grid order.
+/// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY and `ids` untouched.
+/// The grid must have been built from this store, unchanged since (else results are stale
+/// but memory-safe). Errors: SEPAX_ERR_NULL, NONFINITE / RANGE (box), SEPAX_ERR_MISALIGNED.
+SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
+                                                   const sepax_shapes *store, sepax_aabb box,
+                                                   uint32_t *ids, size_t capacity, size_t *count);
+
+/// Ids of the shapes that touch shape `probe` (sepax_overlap exact, with the margin, filters
+/// applied, the probe itself left out), in grid order; capacity as sepax_broadphase_query_aabb.
+SEPAX_API sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp,
+                                                    const sepax_shapes *store, uint32_t probe,
+                                                    float margin, uint32_t *ids, size_t capacity,
+                                                    size_t *count);
+
+/// The shapes a ray hits (sepax_raycast exact), ids[k] with hits[k], in grid order;
+/// capacity as sepax_broadphase_query_aabb. For the closest, take the least fraction.
+SEPAX_API sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp,
+                                                  const sepax_shapes *store, const sepax_ray *ray,
+                                                  uint32_t *ids, sepax_ray_hit *hits,
+                                                  size_t capacity, size_t *count);
 
 /// Force a backend for the whole process (SEPAX_BACKEND_AUTO: pick the best).
 /// Returns SEPAX_ERR_UNSUPPORTED, and changes nothing, when the backend was not

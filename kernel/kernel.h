@@ -7,6 +7,21 @@
 
 #include "store.h"
 
+/* Boxes in the grid's sorted order, a column per field (each array padded by 8 entries so a
+ * run's last 8-wide load stays inside). lo is the shape's lower corner already lowered by the
+ * frame's margin and a rounding slack; hi the upper corner. */
+typedef struct sepax_box_soa {
+    const float *lox, *loy, *hix, *hiy;
+    const uint32_t *cat, *mask;
+} sepax_box_soa;
+
+/* What a run is tested against: a box (its lower corner lowered like the soa's), a filter,
+ * and whether the filter applies (0: every box passes it). */
+typedef struct sepax_box_probe {
+    float lox, loy, hix, hiy;
+    uint32_t cat, mask, filter, pad_;
+} sepax_box_probe;
+
 typedef struct sepax_kernel {
     const char *name;
     sepax_backend backend;
@@ -19,7 +34,9 @@ typedef struct sepax_kernel {
     /* probe is an index here */
     void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
                         float margin, uint8_t *hit);
-    void (*update)(sepax_shapes *store); /* world data from local shapes and poses */
+    /* world data from local shapes and poses, for the shapes of blocks first_block ..
+     * first_block + blocks - 1 (clipped to the store) */
+    void (*update)(sepax_shapes *store, uint32_t first_block, uint32_t blocks);
     /* swept SAT; va, vb per pair, NULL: not moving; velocities checked by the caller */
     void (*sweep)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                   const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);
@@ -32,12 +49,23 @@ typedef struct sepax_kernel {
     /* contact manifolds from collide's answers and axes for the same pairs (manifold_kernel.c) */
     void (*contacts)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                      const sepax_hit *hits, const uint8_t *axis, float margin, sepax_manifold *out);
+    /* the grid's range test: positions begin .. end-1 of soa whose boxes overlap the probe's
+     * and whose filters pass, ascending, into out (room for end - begin + 8) ; returns how many */
+    size_t (*box_run)(const sepax_box_soa *soa, uint32_t begin, uint32_t end,
+                      const sepax_box_probe *probe, uint32_t *out);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is
  * SEPAX_AXIS_B + k, the closest-vertices axis (curved pairs, or any pair under a positive
  * margin) SEPAX_AXIS_VERTICES. The contact manifold starts from it. */
 enum { SEPAX_AXIS_B = SEPAX_MAX_VERTS, SEPAX_AXIS_VERTICES = 2 * SEPAX_MAX_VERTS };
+
+/* The margin of a query's options (NULL: 0), checked: SEPAX_ERR_NONFINITE or
+ * SEPAX_ERR_RANGE when it is not a margin a query takes. */
+sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin);
+
+/* A ray's numbers checked as sepax_raycast checks them. */
+sepax_status sepax_ray_check(const sepax_ray *r);
 
 /* One per ISA copy built into the library (see kernel/meson.build). */
 extern const sepax_kernel sepax_kernel_scalar;

@@ -37,7 +37,7 @@ static sepax_status first_bad_id(const sepax_shapes *s, const sepax_pair *pairs,
     return SEPAX_OK;
 }
 
-static sepax_status check_margin(const sepax_query_options *opt, float *margin) {
+sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin) {
     *margin = 0.0f;
     if (!opt) return SEPAX_OK;
     if (!isfinite(opt->margin)) return SEPAX_ERR_NONFINITE;
@@ -50,7 +50,7 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
                                 const void *out, size_t out_size, size_t out_align,
                                 const sepax_query_options *opt, float *margin) {
     if (!store) return SEPAX_ERR_NULL;
-    sepax_status st = check_margin(opt, margin);
+    sepax_status st = sepax_margin_of(opt, margin);
     if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
     if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
@@ -138,7 +138,7 @@ sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, ui
                                    size_t count, const sepax_query_options *options, uint8_t *hit) {
     if (!store) return SEPAX_ERR_NULL;
     float margin;
-    sepax_status st = check_margin(options, &margin);
+    sepax_status st = sepax_margin_of(options, &margin);
     if (st == SEPAX_OK) st = sepax_check_id(store, probe);
     if (st != SEPAX_OK) return st;
     uint32_t total = store->count;
@@ -169,7 +169,7 @@ sepax_status sepax_overlap_one(const sepax_shapes *store, uint32_t probe, uint32
 /* A ray's numbers: finite; the origin within SEPAX_COORD_LIMIT, the
  * direction and max fraction within SEPAX_SWEEP_LIMIT (a sweep's limits:
  * a ray is a point sweeping by its direction), the max fraction >= 0. */
-static sepax_status check_ray(const sepax_ray *r) {
+sepax_status sepax_ray_check(const sepax_ray *r) {
     if (!isfinite(r->origin.x) || !isfinite(r->origin.y) || !isfinite(r->direction.x) ||
         !isfinite(r->direction.y) || !isfinite(r->max_fraction))
         return SEPAX_ERR_NONFINITE;
@@ -194,7 +194,7 @@ sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, con
         if (st != SEPAX_OK) return st;
     }
     for (size_t i = 0; i < n; i++) {
-        sepax_status st = check_ray(&rays[i]);
+        sepax_status st = sepax_ray_check(&rays[i]);
         if (st != SEPAX_OK) return st;
     }
     const sepax_kernel *k;
@@ -206,7 +206,7 @@ sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, con
 sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
                                  size_t count, sepax_ray_hit *out) {
     if (!store || !ray) return SEPAX_ERR_NULL;
-    sepax_status st = check_ray(ray);
+    sepax_status st = sepax_ray_check(ray);
     if (st != SEPAX_OK) return st;
     uint32_t total = store->count;
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;

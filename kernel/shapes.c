@@ -33,6 +33,7 @@ static const struct {
     {offsetof(sepax_shapes, cls), 1},
     {offsetof(sepax_shapes, code), 1},
     {offsetof(sepax_shapes, gen), 1},
+    {offsetof(sepax_shapes, filter), sizeof(sepax_filter)},
 };
 #define NARRAYS (sizeof arrays / sizeof arrays[0])
 
@@ -44,6 +45,11 @@ static void *libc_alloc(size_t size, size_t align, void *ctx) {
 static void libc_free(void *ptr, void *ctx) {
     (void)ctx;
     free(ptr);
+}
+
+sepax_allocator sepax_libc_allocator(void) {
+    sepax_allocator mem = {libc_alloc, libc_free, NULL};
+    return mem;
 }
 
 static void **array_ptr(sepax_shapes *s, size_t i) {
@@ -87,7 +93,7 @@ static int store_resize(sepax_shapes *s, size_t cap) {
 
 sepax_shapes *sepax_shapes_create_with(size_t capacity, const sepax_allocator *allocator) {
     if (capacity > SEPAX_STORE_MAX_SHAPES) return NULL;
-    sepax_allocator mem = {libc_alloc, libc_free, NULL};
+    sepax_allocator mem = sepax_libc_allocator();
     if (allocator) {
         if (!allocator->alloc || !allocator->free) return NULL;
         mem = *allocator;
@@ -176,6 +182,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
     store->kind[i] = src->kind;
     store->cls[i] = cls;
     store->code[i] = code_of(src, cls);
+    store->filter[i] = (sepax_filter){SEPAX_FILTER_DEFAULT_CATEGORY, SEPAX_FILTER_DEFAULT_MASK};
     store->n_class[cls]++;
     store->count = i + 1;
     sepax_transform_shape(store, i);
@@ -253,6 +260,7 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
         s->kind[i] = s->kind[last];
         s->cls[i] = s->cls[last];
         s->code[i] = s->code[last];
+        s->filter[i] = s->filter[last];
     }
     MOVE_BLOCK(block, i, last);
     MOVE_BLOCK(aabb, i, last);
@@ -263,6 +271,7 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
     memset(&s->disc[last], 0, sizeof s->disc[last]);
     s->nverts[last] = s->nplanes[last] = s->kind[last] = s->cls[last] = 0;
     s->code[last] = 0;
+    s->filter[last] = (sepax_filter){0, 0};
     /* new generations: index i holds another shape (or none), and index
      * `last` is vacated, so neither old id names anything any more */
     s->gen[i]++;
@@ -349,6 +358,25 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
     return SEPAX_OK;
 }
 
+sepax_status sepax_shapes_set_filters(sepax_shapes *store, uint32_t first, size_t count,
+                                      const sepax_filter *filters) {
+    if (!store) return SEPAX_ERR_NULL;
+    if (first > store->count || count > (size_t)(store->count - first)) return SEPAX_ERR_BAD_ID;
+    if (count == 0) return SEPAX_OK;
+    if (!filters) return SEPAX_ERR_NULL;
+    if ((uintptr_t)filters % _Alignof(sepax_filter)) return SEPAX_ERR_MISALIGNED;
+    memcpy(&store->filter[first], filters, count * sizeof *filters);
+    return SEPAX_OK;
+}
+
+sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id, sepax_filter *out) {
+    if (!store || !out) return SEPAX_ERR_NULL;
+    sepax_status st = sepax_check_id(store, id);
+    if (st != SEPAX_OK) return st;
+    *out = store->filter[sepax_id_index(id)];
+    return SEPAX_OK;
+}
+
 sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id, sepax_pose *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
     sepax_status st = sepax_check_id(store, id);
@@ -376,6 +404,6 @@ sepax_status sepax_shapes_update(sepax_shapes *store) {
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
-    if (store->count) k->update(store);
+    if (store->count) k->update(store, 0, (store->count + L - 1) / L);
     return SEPAX_OK;
 }

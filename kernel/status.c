@@ -24,6 +24,10 @@ const char *sepax_status_str(sepax_status status) {
         return "SEPAX_ERR_BAD_SIZE: a radius or half extent negative, or zero where it must not be";
     case SEPAX_ERR_STALE_ID: return "SEPAX_ERR_STALE_ID: the id of a removed or replaced shape";
     case SEPAX_ERR_MISALIGNED: return "SEPAX_ERR_MISALIGNED: a buffer not aligned for its type";
+    case SEPAX_ERR_CAPACITY:
+        return "SEPAX_ERR_CAPACITY: an output buffer too small (the call reports the size it "
+               "needs)";
+    case SEPAX_ERR_BAD_OPTION: return "SEPAX_ERR_BAD_OPTION: an option outside its documented set";
     }
     return "unknown sepax_status";
 }

@@ -125,6 +125,7 @@ struct sepax_shapes {
     uint8_t *cls;             /* SEPAX_CLASS_SHARP / CIRCLE / CURVED (any other curved shape) */
     uint8_t *code;            /* SEPAX_CODE_* */
     uint8_t *gen;             /* generation of each index (the id's high bits) */
+    sepax_filter *filter;     /* collision filters */
     uint32_t count;
     uint32_t cap;        /* a multiple of 16 */
     uint32_t n_class[3]; /* shapes of each class */
@@ -146,6 +147,9 @@ static inline sepax_status sepax_check_id(const sepax_shapes *s, uint32_t id) {
 /* World data of one shape from its local data and pose, one lane at a time:
  * the formula every update kernel follows operation for operation. */
 void sepax_transform_shape(sepax_shapes *s, uint32_t id);
+
+/* The C library's aligned_alloc and free, the default of every object. */
+sepax_allocator sepax_libc_allocator(void);
 
 /* Shapes a store can hold: as many as the id's index bits number. */
 #define SEPAX_STORE_MAX_SHAPES SEPAX_MAX_SHAPES

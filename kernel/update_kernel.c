@@ -10,7 +10,7 @@
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 
-void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st);
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks);
 
 typedef struct world_lanes {
     lf x, y, nx, ny, c;
@@ -36,9 +36,9 @@ static inline __attribute__((always_inline)) world_lanes to_world(lf c, lf s, lf
 #define LOCAL(st, field, id)                                                                       \
     (&(st)->local[(id) / SEPAX_BLOCK_LANES].field[(id) % SEPAX_BLOCK_LANES])
 
-static void update_records(sepax_shapes *st) {
-    for (uint32_t i = 0; i < st->count; i += SEPAX_P) {
-        uint32_t i1 = i + SEPAX_P - 1 < st->count ? i + SEPAX_P - 1 : i;
+static void update_records(sepax_shapes *st, uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end; i += SEPAX_P) {
+        uint32_t i1 = i + SEPAX_P - 1 < end ? i + SEPAX_P - 1 : i;
         const sepax_local_rec *l0 = &st->lrec[i], *l1 = &st->lrec[i1];
         sepax_poly_rec *r0 = &st->rec[i], *r1 = &st->rec[i1];
         lf c = lf_bcast(POSE(st, c, i), POSE(st, c, i1));
@@ -56,9 +56,14 @@ static void update_records(sepax_shapes *st) {
     }
 }
 
-void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
+/* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
+ * the records of their shapes: disjoint ranges can run on different threads */
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks) {
     size_t nblocks = ((size_t)st->count + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
-    for (size_t b = 0; b < nblocks; b += SEPAX_P) {
+    if (first_block >= nblocks) return;
+    if (blocks > nblocks - first_block) blocks = (uint32_t)(nblocks - first_block);
+    nblocks = (size_t)first_block + blocks;
+    for (size_t b = first_block; b < nblocks; b += SEPAX_P) {
         /* with two slots and an odd last block, slot 1 repeats slot 0: it
          * writes the same bits to the same place */
         size_t b1 = b + SEPAX_P - 1 < nblocks ? b + SEPAX_P - 1 : b;
@@ -103,5 +108,6 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st) {
         lf_store2(lf_add(maxx, r), a0->maxx, a1->maxx);
         lf_store2(lf_add(maxy, r), a0->maxy, a1->maxy);
     }
-    update_records(st);
+    uint32_t end = (uint32_t)(nblocks * SEPAX_BLOCK_LANES);
+    update_records(st, first_block * SEPAX_BLOCK_LANES, end < st->count ? end : st->count);
 }

@@ -1,0 +1,93 @@
+/* The broadphase's private layout, shared by the grid build (grid.c), the
+ * frame pipeline (frame.c) and the grid queries (grid_query.c). */
+#ifndef SEPAX_BROADPHASE_H
+#define SEPAX_BROADPHASE_H
+
+#include "kernel.h"
+
+/* Owners a frame chunk pairs: fixed, so chunk boundaries (and with them the
+ * order of the results) do not depend on the thread count. */
+#define BP_CHUNK_SMALL 1024u
+#define BP_CHUNK_LARGE 16u
+/* Candidates a worker collects before it runs the narrowphase on them, and
+ * the longest piece of a run it tests at once. */
+#define BP_BATCH 512u
+#define BP_PIECE 256u
+/* Blocks of 8 shapes one update task recomputes. */
+#define BP_UPDATE_BLOCKS 256u
+/* Room past the last box: a run's last wide load reads up to 8 entries on. */
+#define BP_PAD 8u
+
+typedef struct sepax_pool sepax_pool;
+
+/* What one worker needs while it pairs a chunk: allocated once per worker. */
+typedef struct bp_worker {
+    uint32_t pos[BP_PIECE + BP_PAD];
+    sepax_pair cand[BP_BATCH + BP_PIECE];
+    uint8_t flag[BP_BATCH + BP_PIECE];
+    uint8_t axis[BP_BATCH + BP_PIECE];
+    sepax_hit hit[BP_BATCH + BP_PIECE];
+    sepax_manifold man[BP_BATCH + BP_PIECE];
+} bp_worker;
+
+/* The results of one chunk; `count` keeps counting past `cap`, and the frame
+ * grows the arrays and runs the chunk again. */
+typedef struct bp_chunk {
+    sepax_pair *pairs;
+    sepax_hit *hits;
+    sepax_manifold *mans;
+    size_t cap, count, candidates;
+} bp_chunk;
+
+struct sepax_broadphase {
+    sepax_allocator mem;
+    sepax_scheduler sched;
+    sepax_pool *pool; /* the built-in scheduler's threads, or NULL */
+    bp_worker *workers;
+
+    /* the grid: shapes keyed by the cell of their lower corner, small ones
+     * (sorted positions 0 .. nsmall-1, by cell) then large ones (nsmall .. n-1) */
+    uint32_t n, nsmall, nx, ny;
+    float cell, margin;
+    double ox, oy, inv; /* cell of x: floor((x - ox) * inv), clamped */
+    uint32_t *start;    /* nx * ny + 1: the first sorted position of each cell */
+    uint32_t *sid;      /* sorted position -> shape index */
+    float *lox, *loy, *hix, *hiy;
+    uint32_t *cat, *mask; /* filters in sorted order */
+    uint32_t *key;        /* per shape index: its cell, or UINT32_MAX when large */
+    float *ext;           /* per shape index: its box extent (scratch of the build) */
+    size_t cap_shapes, cap_cells;
+    int built;
+
+    /* the frame */
+    bp_chunk *chunks;
+    size_t cap_chunks;
+    uint32_t *redo;
+    size_t cap_redo;
+    size_t candidates, results;
+};
+
+/* Build the grid over the store's boxes, lowered by max(margin, 0) (finite
+ * margin, cell_size >= 0 checked by the caller). SEPAX_OK or SEPAX_ERR_NOMEM. */
+sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float margin,
+                              float cell_size);
+
+/* The clamped column and row of a coordinate. */
+uint32_t sepax_grid_col(const sepax_broadphase *bp, double x);
+uint32_t sepax_grid_row(const sepax_broadphase *bp, double y);
+
+/* The boxes in sorted order, for the kernel's box_run. */
+static inline sepax_box_soa sepax_grid_soa(const sepax_broadphase *bp) {
+    sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask};
+    return soa;
+}
+
+/* Scratch that is rebuilt before every use: the old contents are dropped. */
+int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, size_t elem);
+
+/* The built-in scheduler: threads - 1 helper threads and the caller. */
+sepax_pool *sepax_pool_create(uint32_t threads, const sepax_allocator *mem);
+void sepax_pool_destroy(sepax_pool *pool, const sepax_allocator *mem);
+void sepax_pool_parallel_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user);
+
+#endif

@@ -1,0 +1,285 @@
+/* Queries against the last grid built: a box, a shape, a ray. They only read
+ * the grid and the store (many threads may query at once) and keep their
+ * scratch on the stack. Results come in grid order: rows of cells, then the
+ * large shapes. On SEPAX_ERR_CAPACITY the output holds the first `capacity`
+ * results and *count the total. */
+#include <math.h>
+
+#include "broadphase.h"
+
+/* A query's results so far. */
+typedef struct sink {
+    uint32_t *ids;
+    sepax_ray_hit *hits;
+    size_t cap, n;
+} sink;
+
+typedef struct cand_batch {
+    uint32_t pos[BP_PIECE + BP_PAD];
+    uint32_t idx[BP_PIECE]; /* shape index of each passing position */
+    size_t m;
+} cand_batch;
+
+static uint32_t id_of(const sepax_shapes *s, uint32_t i) {
+    return i | (uint32_t)s->gen[i] << SEPAX_ID_INDEX_BITS;
+}
+
+static int finite_box(sepax_aabb b) {
+    return isfinite(b.lower.x) && isfinite(b.lower.y) && isfinite(b.upper.x) && isfinite(b.upper.y);
+}
+
+static int box_in_range(sepax_aabb b) {
+    const float l = SEPAX_COORD_LIMIT;
+    return fabsf(b.lower.x) <= l && fabsf(b.lower.y) <= l && fabsf(b.upper.x) <= l &&
+           fabsf(b.upper.y) <= l;
+}
+
+static sepax_status check_out(const sepax_broadphase *bp, const sepax_shapes *store,
+                              const void *ids, size_t capacity, const size_t *count) {
+    if (!bp || !store || !count) return SEPAX_ERR_NULL;
+    if (capacity && !ids) return SEPAX_ERR_NULL;
+    if ((uintptr_t)ids % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
+    return SEPAX_OK;
+}
+
+/* The passing positions of run begin .. end-1, piece by piece, to `take`. Grid positions
+ * whose shape index is past the store (a store that shrank since the build) are skipped. */
+typedef void take_fn(const sepax_shapes *s, const uint32_t *idx, size_t m, void *ctx);
+
+static void scan(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_kernel *k,
+                 const sepax_box_probe *probe, uint32_t begin, uint32_t end, take_fn *take,
+                 void *ctx) {
+    sepax_box_soa soa = sepax_grid_soa(bp);
+    cand_batch b;
+    while (begin < end) {
+        uint32_t piece = end - begin < BP_PIECE ? end - begin : BP_PIECE;
+        size_t got = k->box_run(&soa, begin, begin + piece, probe, b.pos);
+        size_t m = 0;
+        for (size_t i = 0; i < got; i++) {
+            uint32_t idx = bp->sid[b.pos[i]];
+            b.idx[m] = idx;
+            m += idx < s->count;
+        }
+        if (m) take(s, b.idx, m, ctx);
+        begin += piece;
+    }
+}
+
+/* Every small shape keyed in columns x0..x1 of rows y0..y1, then every large shape. */
+static void scan_cells(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_kernel *k,
+                       const sepax_box_probe *probe, take_fn *take, void *ctx) {
+    if (bp->nsmall) {
+        uint32_t x0 = sepax_grid_col(bp, probe->lox), x1 = sepax_grid_col(bp, probe->hix);
+        uint32_t y0 = sepax_grid_row(bp, probe->loy), y1 = sepax_grid_row(bp, probe->hiy);
+        x0 -= x0 > 0;
+        y0 -= y0 > 0;
+        for (uint32_t y = y0; y <= y1; y++)
+            scan(bp, s, k, probe, bp->start[y * bp->nx + x0], bp->start[y * bp->nx + x1 + 1], take,
+                 ctx);
+    }
+    scan(bp, s, k, probe, bp->nsmall, bp->n, take, ctx);
+}
+
+/* ---- boxes -------------------------------------------------------------------- */
+
+typedef struct box_ctx {
+    sepax_aabb box;
+    sink *out;
+} box_ctx;
+
+/* The grid's boxes are grown by a slack; the answer is the store's exact box test. */
+static void take_box(const sepax_shapes *s, const uint32_t *idx, size_t m, void *ctx) {
+    box_ctx *c = ctx;
+    for (size_t i = 0; i < m; i++) {
+        const sepax_aabb_block *b = &s->aabb[idx[i] / SEPAX_BLOCK_LANES];
+        unsigned l = idx[i] % SEPAX_BLOCK_LANES;
+        int in = b->minx[l] <= c->box.upper.x && c->box.lower.x <= b->maxx[l] &&
+                 b->miny[l] <= c->box.upper.y && c->box.lower.y <= b->maxy[l];
+        if (in && c->out->n < c->out->cap) c->out->ids[c->out->n] = id_of(s, idx[i]);
+        c->out->n += (size_t)in;
+    }
+}
+
+static sepax_status finish(sink *out, size_t *count) {
+    *count = out->n;
+    return out->n > out->cap ? SEPAX_ERR_CAPACITY : SEPAX_OK;
+}
+
+sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp, const sepax_shapes *store,
+                                         sepax_aabb box, uint32_t *ids, size_t capacity,
+                                         size_t *count) {
+    sepax_status st = check_out(bp, store, ids, capacity, count);
+    if (st != SEPAX_OK) return st;
+    if (!finite_box(box)) return SEPAX_ERR_NONFINITE;
+    if (!box_in_range(box)) return SEPAX_ERR_RANGE;
+    const sepax_kernel *k;
+    if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
+    sink out = {ids, NULL, capacity, 0};
+    if (bp->built && box.lower.x <= box.upper.x && box.lower.y <= box.upper.y) {
+        box_ctx c = {box, &out};
+        sepax_box_probe probe = {box.lower.x, box.lower.y, box.upper.x, box.upper.y, 0, 0, 0, 0};
+        scan_cells(bp, store, k, &probe, take_box, &c);
+    }
+    return finish(&out, count);
+}
+
+/* ---- shapes ------------------------------------------------------------------- */
+
+typedef struct shape_ctx {
+    const sepax_kernel *k;
+    uint32_t probe; /* id */
+    float margin;
+    sink *out;
+} shape_ctx;
+
+static void take_shape(const sepax_shapes *s, const uint32_t *idx, size_t m, void *ctx) {
+    shape_ctx *c = ctx;
+    sepax_pair pairs[BP_PIECE];
+    uint8_t hit[BP_PIECE];
+    size_t np = 0;
+    uint32_t self = sepax_id_index(c->probe);
+    for (size_t i = 0; i < m; i++) {
+        pairs[np] = (sepax_pair){c->probe, id_of(s, idx[i])};
+        np += idx[i] != self;
+    }
+    if (np) c->k->overlap(s, pairs, np, c->margin, hit);
+    for (size_t i = 0; i < np; i++) {
+        if (hit[i] && c->out->n < c->out->cap) c->out->ids[c->out->n] = pairs[i].b;
+        c->out->n += hit[i];
+    }
+}
+
+sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp, const sepax_shapes *store,
+                                          uint32_t probe, float margin, uint32_t *ids,
+                                          size_t capacity, size_t *count) {
+    sepax_status st = check_out(bp, store, ids, capacity, count);
+    if (st != SEPAX_OK) return st;
+    if ((st = sepax_check_id(store, probe)) != SEPAX_OK) return st;
+    sepax_query_options q = {margin};
+    if ((st = sepax_margin_of(&q, &margin)) != SEPAX_OK) return st;
+    const sepax_kernel *k;
+    if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
+    sink out = {ids, NULL, capacity, 0};
+    if (bp->built) {
+        uint32_t i = sepax_id_index(probe);
+        const sepax_aabb_block *b = &store->aabb[i / SEPAX_BLOCK_LANES];
+        unsigned l = i % SEPAX_BLOCK_LANES;
+        /* the probe's box grown by a positive margin and by the grid's slack on both
+         * sides: a superset, the narrowphase decides */
+        float grow = margin > 0.0f ? margin : 0.0f;
+        float lx = b->minx[l], ly = b->miny[l], hx = b->maxx[l], hy = b->maxy[l];
+        float slack = (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-19f;
+        sepax_box_probe pr = {lx - grow - slack,
+                              ly - grow - slack,
+                              hx + grow + slack,
+                              hy + grow + slack,
+                              store->filter[i].category,
+                              store->filter[i].mask,
+                              1,
+                              0};
+        shape_ctx c = {k, probe, margin, &out};
+        scan_cells(bp, store, k, &pr, take_shape, &c);
+    }
+    return finish(&out, count);
+}
+
+/* ---- rays --------------------------------------------------------------------- */
+
+typedef struct ray_ctx {
+    const sepax_kernel *k;
+    const sepax_ray *ray;
+    sink *out;
+} ray_ctx;
+
+static void take_ray(const sepax_shapes *s, const uint32_t *idx, size_t m, void *ctx) {
+    ray_ctx *c = ctx;
+    sepax_ray rays[BP_PIECE] = {{{0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f}};
+    uint32_t ids[BP_PIECE] = {0};
+    sepax_ray_hit hits[BP_PIECE];
+    for (size_t i = 0; i < m; i++) {
+        rays[i] = *c->ray;
+        ids[i] = id_of(s, idx[i]);
+    }
+    c->k->raycast(s, rays, ids, m, hits);
+    for (size_t i = 0; i < m; i++) {
+        if (hits[i].hit && c->out->n < c->out->cap) {
+            c->out->ids[c->out->n] = ids[i];
+            c->out->hits[c->out->n] = hits[i];
+        }
+        c->out->n += hits[i].hit != 0;
+    }
+}
+
+/* Clip t in [*t0, *t1] to lo <= o + t d <= hi; 0 when nothing is left. */
+static int clip(double o, double d, double lo, double hi, double *t0, double *t1) {
+    if (d == 0.0) return o >= lo && o <= hi;
+    double a = (lo - o) / d, b = (hi - o) / d;
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    *t0 = a > *t0 ? a : *t0;
+    *t1 = b < *t1 ? b : *t1;
+    return *t0 <= *t1;
+}
+
+/* The box (grown by a cell's thousandth against rounding) of the part t0..t1 of the ray. */
+static sepax_box_probe ray_box(const sepax_broadphase *bp, const sepax_ray *r, double t0,
+                               double t1) {
+    double ax = r->origin.x + t0 * r->direction.x, bx = r->origin.x + t1 * r->direction.x;
+    double ay = r->origin.y + t0 * r->direction.y, by = r->origin.y + t1 * r->direction.y;
+    double e = bp->cell * 1e-3 + (fabs(ax) + fabs(bx) + fabs(ay) + fabs(by)) * 0x1p-20;
+    sepax_box_probe p = {(float)((ax < bx ? ax : bx) - e),
+                         (float)((ay < by ? ay : by) - e),
+                         (float)((ax > bx ? ax : bx) + e),
+                         (float)((ay > by ? ay : by) + e),
+                         0,
+                         0,
+                         0,
+                         0};
+    return p;
+}
+
+sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_shapes *store,
+                                        const sepax_ray *ray, uint32_t *ids, sepax_ray_hit *hits,
+                                        size_t capacity, size_t *count) {
+    sepax_status st = check_out(bp, store, ids, capacity, count);
+    if (st != SEPAX_OK) return st;
+    if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
+    if ((uintptr_t)hits % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    if ((st = sepax_ray_check(ray)) != SEPAX_OK) return st;
+    const sepax_kernel *k;
+    if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
+    sink out = {ids, hits, capacity, 0};
+    if (!bp->built) return finish(&out, count);
+    ray_ctx c = {k, ray, &out};
+    double cell = bp->cell, t0 = 0.0, t1 = ray->max_fraction;
+    /* every small box lies within a cell past the last lower corner's cell */
+    double gx0 = bp->ox, gy0 = bp->oy;
+    double gx1 = gx0 + (bp->nx + 1.0) * cell, gy1 = gy0 + (bp->ny + 1.0) * cell;
+    double ox = ray->origin.x, oy = ray->origin.y, dx = ray->direction.x, dy = ray->direction.y;
+    if (bp->nsmall && clip(ox, dx, gx0 - cell, gx1 + cell, &t0, &t1) &&
+        clip(oy, dy, gy0 - cell, gy1 + cell, &t0, &t1)) {
+        double ya = oy + t0 * dy, yb = oy + t1 * dy;
+        uint32_t r0 = sepax_grid_row(bp, ya < yb ? ya : yb),
+                 r1 = sepax_grid_row(bp, ya > yb ? ya : yb);
+        r0 -= r0 > 0;
+        for (uint32_t r = r0; r <= r1; r++) {
+            /* the shapes keyed in row r span y from the row's lower edge to a cell above
+             * its upper edge: the part of the ray there, its columns, one run */
+            double s0 = t0, s1 = t1;
+            double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
+            if (!clip(oy, dy, lo - cell * 1e-3, hi + cell * 1e-3, &s0, &s1)) continue;
+            sepax_box_probe pr = ray_box(bp, ray, s0, s1);
+            uint32_t x0 = sepax_grid_col(bp, pr.lox), x1 = sepax_grid_col(bp, pr.hix);
+            x0 -= x0 > 0;
+            scan(bp, store, k, &pr, bp->start[r * bp->nx + x0], bp->start[r * bp->nx + x1 + 1],
+                 take_ray, &c);
+        }
+    }
+    double u0 = 0.0, u1 = ray->max_fraction;
+    sepax_box_probe whole = ray_box(bp, ray, u0, u1);
+    scan(bp, store, k, &whole, bp->nsmall, bp->n, take_ray, &c);
+    return finish(&out, count);
+}

@@ -1,0 +1,118 @@
+/* The built-in scheduler: threads - 1 helper threads that sleep between
+ * frames, and the calling thread, which works too. Items are handed out one
+ * at a time from an atomic counter, so a slow core takes fewer; which thread
+ * ran an item never shows in the results (each item writes its own). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "broadphase.h"
+
+struct sepax_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    pthread_t thread[SEPAX_MAX_WORKERS];
+    uint32_t helpers; /* threads started */
+    uint64_t round;   /* bumped for every parallel_for */
+    uint32_t busy;    /* helpers still in the current round */
+    int quit;
+    sepax_task_fn *fn; /* the current round */
+    void *ctx;
+    uint32_t count;
+    atomic_uint next;
+};
+
+typedef struct helper_arg {
+    sepax_pool *pool;
+    uint32_t worker;
+} helper_arg;
+
+static void drain(sepax_pool *p, uint32_t worker) {
+    for (;;) {
+        uint32_t i = atomic_fetch_add_explicit(&p->next, 1u, memory_order_relaxed);
+        if (i >= p->count) return;
+        p->fn(i, i + 1, worker, p->ctx);
+    }
+}
+
+static void *helper_main(void *arg) {
+    sepax_pool *p = ((helper_arg *)arg)->pool;
+    uint32_t worker = ((helper_arg *)arg)->worker;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->quit && p->round == seen) pthread_cond_wait(&p->wake, &p->lock);
+        if (p->quit) break;
+        seen = p->round;
+        pthread_mutex_unlock(&p->lock);
+        drain(p, worker);
+        pthread_mutex_lock(&p->lock);
+        if (--p->busy == 0) pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* The helpers' arguments live right after the pool, in the same allocation. */
+static helper_arg *args_of(sepax_pool *p) { return (helper_arg *)(void *)(p + 1); }
+
+sepax_pool *sepax_pool_create(uint32_t threads, const sepax_allocator *mem) {
+    size_t bytes = sizeof(sepax_pool) + SEPAX_MAX_WORKERS * sizeof(helper_arg);
+    sepax_pool *p = mem->alloc(bytes, 64, mem->ctx);
+    if (!p) return NULL;
+    memset(p, 0, bytes);
+    atomic_init(&p->next, 0u);
+    if (pthread_mutex_init(&p->lock, NULL)) goto fail_lock;
+    if (pthread_cond_init(&p->wake, NULL)) goto fail_wake;
+    if (pthread_cond_init(&p->done, NULL)) goto fail_done;
+    for (uint32_t w = 1; w < threads; w++) {
+        args_of(p)[w] = (helper_arg){p, w};
+        if (pthread_create(&p->thread[p->helpers], NULL, helper_main, &args_of(p)[w])) {
+            sepax_pool_destroy(p, mem);
+            return NULL;
+        }
+        p->helpers++;
+    }
+    return p;
+fail_done:
+    pthread_cond_destroy(&p->wake);
+fail_wake:
+    pthread_mutex_destroy(&p->lock);
+fail_lock:
+    mem->free(p, mem->ctx);
+    return NULL;
+}
+
+void sepax_pool_destroy(sepax_pool *p, const sepax_allocator *mem) {
+    pthread_mutex_lock(&p->lock);
+    p->quit = 1;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (uint32_t i = 0; i < p->helpers; i++) pthread_join(p->thread[i], NULL);
+    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    mem->free(p, mem->ctx);
+}
+
+void sepax_pool_parallel_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user) {
+    sepax_pool *p = user;
+    if (count == 0) return;
+    if (count == 1 || p->helpers == 0) {
+        fn(0, count, 0, ctx);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->count = count;
+    atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
+    p->busy = p->helpers;
+    p->round++;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    drain(p, 0);
+    pthread_mutex_lock(&p->lock);
+    while (p->busy) pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}

@@ -1,0 +1,605 @@
+/* The grid broadphase and the whole-frame call against brute force: every
+ * pair of shapes tested with the pair-list queries, filters applied by hand.
+ * sepax_find_contacts must find exactly the pairs brute force finds (with
+ * the same hits and manifolds, bit for bit), for every test, margin, backend,
+ * thread count and scheduler; the buffer-too-small contract loses nothing;
+ * the grid queries match brute force; bad input gets its status. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+/* ---- stores ---------------------------------------------------------------------- */
+
+/* Small random shapes of every kind on a jittered grid, randomly turned, a few large
+ * walls and bosses among them, and random filters (about one pair in four filtered out). */
+static sepax_shapes *make_store(uint32_t n, uint64_t seed, int large) {
+    sepax_shapes *s = sepax_shapes_create(n + 16);
+    cr_assert(s);
+    wl_config cfg = wl_default();
+    cfg.shapes = n;
+    cfg.kinds = WL_MIXED;
+    cfg.seed = seed;
+    cr_assert_eq(wl_fill_store(s, &cfg), SEPAX_OK);
+    cr_assert_eq(wl_pose_randomly(s, seed + 1), SEPAX_OK);
+    wl_rng r = {seed * 7 + 3};
+    for (int i = 0; i < large; i++) {
+        uint32_t id;
+        float w = 2.0f + 30.0f * wl_unit(&r), h = 0.5f + 6.0f * wl_unit(&r);
+        cr_assert_eq(sepax_shapes_add_box(s, w, h, &id), SEPAX_OK);
+        sepax_pose p = {{60.0f * wl_unit(&r), 60.0f * wl_unit(&r)}, sepax_rot(6.0f * wl_unit(&r))};
+        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+    }
+    uint32_t count = sepax_shapes_count(s);
+    sepax_filter *f = malloc(count * sizeof *f);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t roll = (uint32_t)wl_range(&r, 0, 7);
+        f[i] = (sepax_filter){1u << (roll & 3), roll == 7 ? 0x5u : 0xffffffffu};
+    }
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, count, f), SEPAX_OK);
+    free(f);
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    return s;
+}
+
+static int filters_pass(const sepax_shapes *s, uint32_t a, uint32_t b) {
+    sepax_filter fa, fb;
+    sepax_shapes_get_filter(s, a, &fa);
+    sepax_shapes_get_filter(s, b, &fb);
+    return (fa.category & fb.mask) && (fb.category & fa.mask);
+}
+
+/* ---- brute force ------------------------------------------------------------------- */
+
+typedef struct result_set {
+    sepax_pair *pairs;
+    sepax_hit *hits;
+    sepax_manifold *mans;
+    size_t n;
+} result_set;
+
+static void free_set(result_set *r) {
+    free(r->pairs);
+    free(r->hits);
+    free(r->mans);
+}
+
+/* by index (the generations aside): brute force lists its pairs in this order */
+static int cmp_pair(const void *x, const void *y) {
+    const sepax_pair *p = x, *q = y;
+    uint32_t pa = p->a & SEPAX_ID_INDEX_MASK, qa = q->a & SEPAX_ID_INDEX_MASK;
+    uint32_t pb = p->b & SEPAX_ID_INDEX_MASK, qb = q->b & SEPAX_ID_INDEX_MASK;
+    if (pa != qa) return pa < qa ? -1 : 1;
+    return pb < qb ? -1 : pb > qb;
+}
+
+/* Every pair i < j whose filters pass, through the pair-list query of `test`. */
+static result_set brute(const sepax_shapes *s, int test, float margin) {
+    uint32_t n = sepax_shapes_count(s);
+    size_t np = 0, all = (size_t)n * (n - 1) / 2;
+    sepax_pair *pairs = malloc((all + 1) * sizeof *pairs);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++) {
+            uint32_t a = sepax_shapes_id(s, i), b = sepax_shapes_id(s, j);
+            if (filters_pass(s, a, b)) pairs[np++] = (sepax_pair){a, b};
+        }
+    sepax_query_options o = {margin};
+    uint8_t *hit = malloc(np + 1);
+    sepax_hit *hits = malloc((np + 1) * sizeof *hits);
+    sepax_manifold *mans = malloc((np + 1) * sizeof *mans);
+    cr_assert_eq(sepax_overlap_opt(s, pairs, np, &o, hit), SEPAX_OK);
+    if (test == SEPAX_TEST_COLLIDE)
+        cr_assert_eq(sepax_collide_opt(s, pairs, np, &o, hits), SEPAX_OK);
+    if (test == SEPAX_TEST_MANIFOLD)
+        cr_assert_eq(sepax_collide_manifold_opt(s, pairs, np, &o, mans), SEPAX_OK);
+    result_set r = {malloc((np + 1) * sizeof *pairs), malloc((np + 1) * sizeof *hits),
+                    malloc((np + 1) * sizeof *mans), 0};
+    for (size_t k = 0; k < np; k++) {
+        int keep = test == SEPAX_TEST_OVERLAP    ? hit[k]
+                   : test == SEPAX_TEST_COLLIDE  ? hits[k].hit != 0
+                   : test == SEPAX_TEST_MANIFOLD ? mans[k].count != 0
+                                                 : 1;
+        if (!keep) continue;
+        r.pairs[r.n] = pairs[k];
+        r.hits[r.n] = hits[k];
+        r.mans[r.n] = mans[k];
+        r.n++;
+    }
+    free(pairs);
+    free(hit);
+    free(hits);
+    free(mans);
+    return r;
+}
+
+/* The frame's results, with room for `cap`. */
+static result_set frame(sepax_broadphase *bp, sepax_shapes *s, int test, float margin, size_t cap,
+                        sepax_status *st) {
+    result_set r = {calloc(cap + 1, sizeof(sepax_pair)), calloc(cap + 1, sizeof(sepax_hit)),
+                    calloc(cap + 1, sizeof(sepax_manifold)), 0};
+    sepax_frame_options o = {test, margin, 0.0f, 0};
+    sepax_contacts out = {r.pairs, r.hits, r.mans, cap};
+    *st = sepax_find_contacts(bp, s, &o, &out, &r.n);
+    return r;
+}
+
+static result_set frame_ok(sepax_broadphase *bp, sepax_shapes *s, int test, float margin) {
+    sepax_status st;
+    result_set r = frame(bp, s, test, margin, 1u << 20, &st);
+    cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+    return r;
+}
+
+/* The frame's pairs equal brute force's as sets; and each pair's hit or manifold is the
+ * pair-list query's, bit for bit. */
+static void expect_same_set(const sepax_shapes *s, result_set got, result_set want, int test,
+                            const char *what) {
+    uint32_t n = sepax_shapes_count(s);
+    for (size_t k = 0; k < got.n; k++) {
+        sepax_pair p = got.pairs[k];
+        cr_assert((p.a & SEPAX_ID_INDEX_MASK) < (p.b & SEPAX_ID_INDEX_MASK) &&
+                      (p.b & SEPAX_ID_INDEX_MASK) < n,
+                  "%s: pair %zu is (%u, %u)", what, k, p.a, p.b);
+    }
+    /* sort both by pair, carrying the answers along through an index */
+    size_t *order = malloc((got.n + 1) * sizeof *order);
+    sepax_pair *sorted = malloc((got.n + 1) * sizeof *sorted);
+    memcpy(sorted, got.pairs, got.n * sizeof *sorted);
+    qsort(sorted, got.n, sizeof *sorted, cmp_pair);
+    for (size_t k = 0; k + 1 < got.n; k++)
+        cr_assert(cmp_pair(&sorted[k], &sorted[k + 1]) != 0, "%s: pair (%u, %u) twice", what,
+                  sorted[k].a, sorted[k].b);
+    cr_assert_eq(got.n, want.n, "%s: %zu pairs, brute force %zu", what, got.n, want.n);
+    /* want is in (a, b) order already */
+    for (size_t k = 0; k < got.n; k++)
+        cr_assert(memcmp(&sorted[k], &want.pairs[k], sizeof sorted[k]) == 0,
+                  "%s: pair %zu is (%u, %u), want (%u, %u)", what, k, sorted[k].a, sorted[k].b,
+                  want.pairs[k].a, want.pairs[k].b);
+    for (size_t k = 0; k < got.n; k++) {
+        sepax_pair *w = bsearch(&got.pairs[k], want.pairs, want.n, sizeof *want.pairs, cmp_pair);
+        cr_assert(w);
+        size_t at = (size_t)(w - want.pairs);
+        if (test == SEPAX_TEST_COLLIDE)
+            cr_assert(memcmp(&got.hits[k], &want.hits[at], sizeof(sepax_hit)) == 0,
+                      "%s: pair (%u, %u) hit differs from sepax_collide", what, w->a, w->b);
+        if (test == SEPAX_TEST_MANIFOLD)
+            cr_assert(memcmp(&got.mans[k], &want.mans[at], sizeof(sepax_manifold)) == 0,
+                      "%s: pair (%u, %u) manifold differs", what, w->a, w->b);
+    }
+    free(order);
+    free(sorted);
+}
+
+/* Candidates (SEPAX_TEST_AABB): every filter-passing pair whose exact boxes overlap (grown
+ * by a positive margin) is there, and nothing whose boxes are apart by more than a slack. */
+static void expect_candidates(const sepax_shapes *s, result_set got, float margin) {
+    uint32_t n = sepax_shapes_count(s);
+    sepax_aabb *box = malloc(n * sizeof *box);
+    for (uint32_t i = 0; i < n; i++) sepax_shapes_aabb(s, sepax_shapes_id(s, i), &box[i]);
+    sepax_pair *sorted = malloc((got.n + 1) * sizeof *sorted);
+    memcpy(sorted, got.pairs, got.n * sizeof *sorted);
+    qsort(sorted, got.n, sizeof *sorted, cmp_pair);
+    float g = margin > 0.0f ? margin : 0.0f;
+    size_t must = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++) {
+            uint32_t a = sepax_shapes_id(s, i), b = sepax_shapes_id(s, j);
+            int in = box[i].lower.x <= box[j].upper.x + g && box[j].lower.x <= box[i].upper.x + g &&
+                     box[i].lower.y <= box[j].upper.y + g && box[j].lower.y <= box[i].upper.y + g;
+            if (!in || !filters_pass(s, a, b)) continue;
+            must++;
+            sepax_pair p = {a, b};
+            cr_assert(bsearch(&p, sorted, got.n, sizeof p, cmp_pair),
+                      "boxes of %u, %u overlap: no candidate", a, b);
+        }
+    for (size_t k = 0; k < got.n; k++) {
+        uint32_t i = got.pairs[k].a & SEPAX_ID_INDEX_MASK, j = got.pairs[k].b & SEPAX_ID_INDEX_MASK;
+        float slack = 1e-3f + g;
+        int near =
+            box[i].lower.x <= box[j].upper.x + slack && box[j].lower.x <= box[i].upper.x + slack &&
+            box[i].lower.y <= box[j].upper.y + slack && box[j].lower.y <= box[i].upper.y + slack;
+        cr_assert(near && filters_pass(s, got.pairs[k].a, got.pairs[k].b),
+                  "candidate (%u, %u): boxes apart or filtered out", got.pairs[k].a,
+                  got.pairs[k].b);
+    }
+    cr_assert(got.n >= must);
+    free(box);
+    free(sorted);
+}
+
+Test(broadphase, every_test_and_margin_matches_brute_force) {
+    sepax_shapes *s = make_store(1500, 11, 12);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    const float margins[] = {0.0f, 0.25f, -0.05f};
+    for (int mi = 0; mi < 3; mi++) {
+        result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, margins[mi]);
+        expect_candidates(s, c, margins[mi]);
+        free_set(&c);
+        for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
+            result_set got = frame_ok(bp, s, test, margins[mi]);
+            result_set want = brute(s, test, margins[mi]);
+            char what[64];
+            snprintf(what, sizeof what, "test %d margin %g", test, (double)margins[mi]);
+            expect_same_set(s, got, want, test, what);
+            cr_assert(want.n > 100, "%s: only %zu contacts, a weak check", what, want.n);
+            free_set(&got);
+            free_set(&want);
+        }
+    }
+    sepax_broadphase_stats st;
+    cr_assert_eq(sepax_broadphase_stats_get(bp, &st), SEPAX_OK);
+    cr_assert(st.large > 0 && st.shapes == 1512, "large %u of %u", st.large, st.shapes);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* Boxes on an integer lattice, sharing edges and corners exactly: touching counts. */
+Test(broadphase, touching_lattice) {
+    sepax_shapes *s = sepax_shapes_create(0);
+    for (int y = 0; y < 20; y++)
+        for (int x = 0; x < 20; x++) {
+            uint32_t id;
+            cr_assert_eq(sepax_shapes_add_box(s, 0.5f, 0.5f, &id), SEPAX_OK);
+            sepax_pose p = {{(float)x * 1.0f + 1000.0f, (float)y * 1.0f - 300.0f}, {1.0f, 0.0f}};
+            sepax_shapes_set_poses(s, id, 1, &p);
+        }
+    sepax_shapes_update(s);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    result_set got = frame_ok(bp, s, SEPAX_TEST_OVERLAP, 0.0f);
+    result_set want = brute(s, SEPAX_TEST_OVERLAP, 0.0f);
+    /* 20x20 lattice: 2*19*20 edge neighbours and 2*19*19 corner neighbours */
+    cr_assert_eq(want.n, 2u * 19 * 20 + 2u * 19 * 19);
+    expect_same_set(s, got, want, SEPAX_TEST_OVERLAP, "lattice");
+    free_set(&got);
+    free_set(&want);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* ---- determinism ------------------------------------------------------------------ */
+
+/* A scheduler that runs the items one at a time, last first, on changing workers. */
+static void backwards_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user) {
+    (void)user;
+    for (uint32_t i = count; i-- > 0;) fn(i, i + 1, (i * 7u) % 5u, ctx);
+}
+
+static void expect_identical(result_set a, result_set b, int test, const char *what) {
+    cr_assert_eq(a.n, b.n, "%s: %zu results, want %zu", what, a.n, b.n);
+    cr_assert(memcmp(a.pairs, b.pairs, a.n * sizeof *a.pairs) == 0, "%s: pairs differ", what);
+    if (test == SEPAX_TEST_COLLIDE)
+        cr_assert(memcmp(a.hits, b.hits, a.n * sizeof *a.hits) == 0, "%s: hits differ", what);
+    if (test == SEPAX_TEST_MANIFOLD)
+        cr_assert(memcmp(a.mans, b.mans, a.n * sizeof *a.mans) == 0, "%s: manifolds differ", what);
+}
+
+Test(broadphase, same_results_for_every_thread_count_scheduler_and_backend) {
+    sepax_shapes *s = make_store(6000, 5, 20);
+    sepax_broadphase *one = sepax_broadphase_create(NULL);
+    for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_MANIFOLD; test++) {
+        result_set want = frame_ok(one, s, test, 0.1f);
+        cr_assert(want.n > 1000);
+        for (uint32_t threads = 2; threads <= 4; threads++) {
+            sepax_broadphase_config cfg = {threads, NULL, NULL};
+            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+            cr_assert(bp);
+            for (int rep = 0; rep < 2; rep++) { /* the second frame reuses grown memory */
+                result_set got = frame_ok(bp, s, test, 0.1f);
+                char what[64];
+                snprintf(what, sizeof what, "test %d, %u threads", test, threads);
+                expect_identical(got, want, test, what);
+                free_set(&got);
+            }
+            sepax_broadphase_destroy(bp);
+        }
+        sepax_scheduler sched = {backwards_for, 5, NULL};
+        sepax_broadphase_config cfg = {0, &sched, NULL};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        result_set got = frame_ok(bp, s, test, 0.1f);
+        expect_identical(got, want, test, "backwards scheduler");
+        free_set(&got);
+        sepax_broadphase_destroy(bp);
+        sepax_backend was = sepax_get_backend();
+        for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
+            if (!sepax_backend_available((sepax_backend)b)) continue;
+            cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
+            result_set on = frame_ok(one, s, test, 0.1f);
+            expect_identical(on, want, test, sepax_backend_name((sepax_backend)b));
+            free_set(&on);
+        }
+        sepax_set_backend(was);
+        free_set(&want);
+    }
+    sepax_broadphase_destroy(one);
+    sepax_shapes_destroy(s);
+}
+
+Test(broadphase, update_option_equals_update_then_frame) {
+    sepax_shapes *s = make_store(3000, 9, 4);
+    sepax_broadphase_config cfg = {2, NULL, NULL};
+    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+    wl_rng r = {77};
+    uint32_t n = sepax_shapes_count(s);
+    sepax_pose *poses = malloc(n * sizeof *poses);
+    for (uint32_t i = 0; i < n; i++)
+        poses[i] = (sepax_pose){{60.0f * wl_unit(&r), 60.0f * wl_unit(&r)}, sepax_rot(wl_unit(&r))};
+    sepax_shapes_set_poses(s, 0, n, poses);
+    sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, 1};
+    result_set a = {malloc(n * 8 * sizeof(sepax_pair)), malloc(n * 8 * sizeof(sepax_hit)), NULL, 0};
+    sepax_contacts out = {a.pairs, a.hits, NULL, n * 8};
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &a.n), SEPAX_OK);
+    sepax_shapes_update(s);
+    result_set b = frame_ok(bp, s, SEPAX_TEST_COLLIDE, 0.0f);
+    expect_identical(a, b, SEPAX_TEST_COLLIDE, "update in the frame");
+    result_set want = brute(s, SEPAX_TEST_COLLIDE, 0.0f);
+    expect_same_set(s, a, want, SEPAX_TEST_COLLIDE, "after the update");
+    free(poses);
+    free_set(&a);
+    free_set(&b);
+    free_set(&want);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* ---- the capacity contract -------------------------------------------------------- */
+
+Test(broadphase, too_small_a_buffer_loses_nothing) {
+    sepax_shapes *s = make_store(2000, 21, 3);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    result_set full = frame_ok(bp, s, SEPAX_TEST_MANIFOLD, 0.0f);
+    cr_assert(full.n > 10);
+    size_t cap = full.n - 1;
+    sepax_pair *pairs = malloc(cap * sizeof *pairs);
+    sepax_manifold *mans = malloc(cap * sizeof *mans);
+    memset(pairs, 0xab, cap * sizeof *pairs);
+    memset(mans, 0xab, cap * sizeof *mans);
+    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, 0};
+    sepax_contacts out = {pairs, NULL, mans, cap};
+    size_t count = 0;
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_CAPACITY);
+    cr_assert_eq(count, full.n);
+    for (size_t i = 0; i < cap * sizeof *pairs; i++)
+        cr_assert_eq(((unsigned char *)pairs)[i], 0xab, "pairs written on SEPAX_ERR_CAPACITY");
+    for (size_t i = 0; i < cap * sizeof *mans; i++)
+        cr_assert_eq(((unsigned char *)mans)[i], 0xab, "manifolds written on SEPAX_ERR_CAPACITY");
+    /* capacity 0 and NULL arrays: just the count */
+    sepax_contacts none = {NULL, NULL, NULL, 0};
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &none, &count), SEPAX_ERR_CAPACITY);
+    cr_assert_eq(count, full.n);
+    /* a fresh broadphase (small result arrays, so chunks overflow and run again) */
+    sepax_broadphase *fresh = sepax_broadphase_create(NULL);
+    result_set again = frame_ok(fresh, s, SEPAX_TEST_MANIFOLD, 0.0f);
+    expect_identical(again, full, SEPAX_TEST_MANIFOLD, "second call");
+    free(pairs);
+    free(mans);
+    free_set(&full);
+    free_set(&again);
+    sepax_broadphase_destroy(fresh);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* ---- removal ------------------------------------------------------------------------ */
+
+Test(broadphase, after_removals) {
+    sepax_shapes *s = make_store(1200, 31, 5);
+    for (int i = 0; i < 300; i++) {
+        uint32_t n = sepax_shapes_count(s);
+        cr_assert_eq(sepax_shapes_remove(s, sepax_shapes_id(s, (uint32_t)(i * 37) % n), NULL),
+                     SEPAX_OK);
+    }
+    sepax_shapes_update(s);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    result_set got = frame_ok(bp, s, SEPAX_TEST_COLLIDE, 0.0f);
+    result_set want = brute(s, SEPAX_TEST_COLLIDE, 0.0f);
+    expect_same_set(s, got, want, SEPAX_TEST_COLLIDE, "after removals");
+    /* ids carry their generations */
+    for (size_t k = 0; k < got.n; k++) {
+        sepax_aabb b;
+        cr_assert_eq(sepax_shapes_aabb(s, got.pairs[k].a, &b), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_aabb(s, got.pairs[k].b, &b), SEPAX_OK);
+    }
+    free_set(&got);
+    free_set(&want);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* ---- queries ------------------------------------------------------------------------ */
+
+static int cmp_u32(const void *x, const void *y) {
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+Test(broadphase, queries_match_brute_force) {
+    sepax_shapes *s = make_store(2500, 41, 10);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    uint32_t n = sepax_shapes_count(s);
+    uint32_t *ids = malloc(n * sizeof *ids), *want = malloc(n * sizeof *want);
+    sepax_ray_hit *hits = malloc(n * sizeof *hits), *all = malloc(n * sizeof *all);
+    uint32_t *every = malloc(n * sizeof *every);
+    sepax_ray *rays = malloc(n * sizeof *rays);
+    for (uint32_t i = 0; i < n; i++) every[i] = sepax_shapes_id(s, i);
+    wl_rng r = {123};
+    size_t found = 0;
+    for (int q = 0; q < 200; q++) {
+        /* a box */
+        float x = 70.0f * wl_unit(&r) - 5.0f, y = 70.0f * wl_unit(&r) - 5.0f;
+        sepax_aabb box = {{x, y}, {x + 8.0f * wl_unit(&r), y + 8.0f * wl_unit(&r)}};
+        size_t count, nw = 0;
+        cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, n, &count), SEPAX_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            sepax_aabb b;
+            sepax_shapes_aabb(s, every[i], &b);
+            if (b.lower.x <= box.upper.x && box.lower.x <= b.upper.x && b.lower.y <= box.upper.y &&
+                box.lower.y <= b.upper.y)
+                want[nw++] = every[i];
+        }
+        qsort(ids, count, sizeof *ids, cmp_u32);
+        cr_assert_eq(count, nw, "box query %d: %zu, brute force %zu", q, count, nw);
+        cr_assert(memcmp(ids, want, nw * sizeof *ids) == 0, "box query %d differs", q);
+        found += nw;
+        /* a shape */
+        uint32_t probe = every[(uint32_t)wl_range(&r, 0, (int)n - 1)];
+        float margin = q % 3 == 0 ? 0.3f : 0.0f;
+        cr_assert_eq(sepax_broadphase_query_shape(bp, s, probe, margin, ids, n, &count), SEPAX_OK);
+        sepax_query_options o = {margin};
+        nw = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (every[i] == probe || !filters_pass(s, probe, every[i])) continue;
+            sepax_pair p = {probe, every[i]};
+            uint8_t h;
+            sepax_overlap_opt(s, &p, 1, &o, &h);
+            if (h) want[nw++] = every[i];
+        }
+        qsort(ids, count, sizeof *ids, cmp_u32);
+        cr_assert_eq(count, nw, "shape query %d: %zu, brute force %zu", q, count, nw);
+        cr_assert(memcmp(ids, want, nw * sizeof *ids) == 0, "shape query %d differs", q);
+        /* a ray: short, long, axis-aligned, from outside the field */
+        sepax_ray ray = {{80.0f * wl_unit(&r) - 10.0f, 80.0f * wl_unit(&r) - 10.0f},
+                         {40.0f * wl_unit(&r) - 20.0f, 40.0f * wl_unit(&r) - 20.0f},
+                         q % 4 == 0 ? 5.0f : 1.0f};
+        if (q % 5 == 1) ray.direction.y = 0.0f;
+        if (q % 7 == 2) ray.direction = (sepax_vec2){0.0f, 0.0f};
+        cr_assert_eq(sepax_broadphase_query_ray(bp, s, &ray, ids, hits, n, &count), SEPAX_OK);
+        for (uint32_t i = 0; i < n; i++) rays[i] = ray;
+        sepax_raycast(s, rays, every, n, all);
+        nw = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (all[i].hit) want[nw++] = every[i];
+        cr_assert_eq(count, nw, "ray query %d: %zu, brute force %zu", q, count, nw);
+        for (size_t k = 0; k < count; k++) {
+            uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
+            cr_assert(memcmp(&hits[k], &all[i], sizeof hits[k]) == 0, "ray query %d: hit differs",
+                      q);
+        }
+    }
+    cr_assert(found > 500, "only %zu box results", found);
+    /* capacity: the first ones and the total */
+    sepax_aabb big = {{-100.0f, -100.0f}, {100.0f, 100.0f}};
+    size_t count;
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, big, ids, 10, &count), SEPAX_ERR_CAPACITY);
+    cr_assert_eq(count, n);
+    free(ids);
+    free(want);
+    free(hits);
+    free(all);
+    free(every);
+    free(rays);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* ---- bad input ------------------------------------------------------------------------ */
+
+Test(broadphase, contract) {
+    sepax_shapes *s = make_store(100, 51, 1);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    sepax_pair pairs[4096];
+    sepax_hit hits[4096];
+    sepax_manifold mans[64];
+    size_t count = 99;
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, 0};
+    sepax_contacts out = {pairs, hits, mans, 64};
+    cr_assert_eq(sepax_find_contacts(NULL, s, &o, &out, &count), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_find_contacts(bp, NULL, &o, &out, &count), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_find_contacts(bp, s, NULL, &out, &count), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, NULL, &count), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, NULL), SEPAX_ERR_NULL);
+    cr_assert_eq(count, 99, "count written on error");
+    sepax_frame_options bad = o;
+    bad.test = 4;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_BAD_OPTION);
+    bad.test = -1;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_BAD_OPTION);
+    bad = o;
+    bad.margin = NAN;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_NONFINITE);
+    bad.margin = 2e18f;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
+    bad = o;
+    bad.cell_size = INFINITY;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_NONFINITE);
+    bad.cell_size = -1.0f;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
+    /* the arrays the test needs */
+    sepax_contacts no_hits = {pairs, NULL, NULL, 64};
+    sepax_frame_options col = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, 0};
+    cr_assert_eq(sepax_find_contacts(bp, s, &col, &no_hits, &count), SEPAX_ERR_NULL);
+    col.test = SEPAX_TEST_MANIFOLD;
+    cr_assert_eq(sepax_find_contacts(bp, s, &col, &no_hits, &count), SEPAX_ERR_NULL);
+    sepax_contacts skew = {(sepax_pair *)(void *)((char *)pairs + 1), NULL, NULL, 64};
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &skew, &count), SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(count, 99, "count written on error");
+    /* a cell size given: the same contacts as the chosen one */
+    sepax_contacts big = {pairs, hits, NULL, 4096};
+    size_t n1, n2;
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &big, &n1), SEPAX_OK);
+    sepax_frame_options cell = o;
+    cell.cell_size = 0.01f; /* tiny: most shapes large, the grid widened to its budget */
+    cr_assert_eq(sepax_find_contacts(bp, s, &cell, &big, &n2), SEPAX_OK);
+    cr_assert_eq(n1, n2);
+    cell.cell_size = 1000.0f; /* one cell */
+    cr_assert_eq(sepax_find_contacts(bp, s, &cell, &big, &n2), SEPAX_OK);
+    cr_assert_eq(n1, n2);
+    /* configs */
+    sepax_broadphase_config many = {SEPAX_MAX_WORKERS + 1, NULL, NULL};
+    cr_assert_null(sepax_broadphase_create(&many));
+    sepax_scheduler none = {NULL, 2, NULL};
+    sepax_broadphase_config nosched = {0, &none, NULL};
+    cr_assert_null(sepax_broadphase_create(&nosched));
+    sepax_scheduler zero = {backwards_for, 0, NULL};
+    sepax_broadphase_config zerow = {0, &zero, NULL};
+    cr_assert_null(sepax_broadphase_create(&zerow));
+    sepax_allocator half = {NULL, NULL, NULL};
+    sepax_broadphase_config noalloc = {0, NULL, &half};
+    cr_assert_null(sepax_broadphase_create(&noalloc));
+    sepax_broadphase_destroy(NULL);
+    /* filters */
+    sepax_filter f = {1, 1};
+    cr_assert_eq(sepax_shapes_set_filters(NULL, 0, 1, &f), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, 1, NULL), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_shapes_set_filters(s, sepax_shapes_count(s), 1, &f), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, 0, NULL), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_get_filter(s, sepax_shapes_count(s), &f), SEPAX_ERR_BAD_ID);
+    /* queries */
+    sepax_aabb nanbox = {{NAN, 0.0f}, {1.0f, 1.0f}};
+    uint32_t ids[8];
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, nanbox, ids, 8, &count), SEPAX_ERR_NONFINITE);
+    sepax_aabb far = {{-3e18f, 0.0f}, {1.0f, 1.0f}};
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, far, ids, 8, &count), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_broadphase_query_shape(bp, s, 100000, 0.0f, ids, 8, &count),
+                 SEPAX_ERR_BAD_ID);
+    sepax_ray nanray = {{0.0f, 0.0f}, {NAN, 1.0f}, 1.0f};
+    sepax_ray_hit rh[8];
+    cr_assert_eq(sepax_broadphase_query_ray(bp, s, &nanray, ids, rh, 8, &count),
+                 SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_broadphase_query_ray(bp, s, NULL, ids, rh, 8, &count), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_broadphase_stats_get(NULL, NULL), SEPAX_ERR_NULL);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* An empty store and an unbuilt grid. */
+Test(broadphase, empty) {
+    sepax_shapes *s = sepax_shapes_create(0);
+    sepax_broadphase_config cfg = {2, NULL, NULL};
+    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+    uint32_t ids[4];
+    size_t count = 7;
+    sepax_aabb box = {{0, 0}, {1, 1}};
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, 4, &count), SEPAX_OK);
+    cr_assert_eq(count, 0);
+    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, 1};
+    sepax_contacts out = {NULL, NULL, NULL, 0};
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
+    cr_assert_eq(count, 0);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
