@@ -4,7 +4,7 @@
  *   2. sepax_find_contacts on their frames finds exactly the pairs a brute force finds (every
  *      pair of shapes whose filters pass, through sepax_overlap_opt), at margin 0 and 0.5,
  *      with 1, 2 and 3 threads, the same pairs in the same order each time; SEPAX_TEST_AABB's
- *      candidates contain them, each with boxes that meet (within 2^-18 of the coordinates)
+ *      candidates contain them, each with boxes that meet (within 2^-16 of the coordinates)
  *      and filters that pass; a buffer one too small gives
  *      SEPAX_ERR_CAPACITY with the count needed.
  *   sepax-test-scenes [--verbose] */
@@ -93,7 +93,7 @@ static int boxes_meet(sepax_shapes *store, sepax_pair p, float margin) {
         sepax_shapes_aabb(store, p.b, &b) != SEPAX_OK)
         return 0;
     /* the grid grows boxes by a sliver (2^-20 of their coordinates' size) so that pairs
-     * touching within rounding are never missed: allow 2^-18 of the coordinates here */
+     * touching within rounding are never missed: allow 2^-16 of the coordinates here */
     float big = 1.0f;
     float c[8] = {a.lower.x, a.lower.y, a.upper.x, a.upper.y,
                   b.lower.x, b.lower.y, b.upper.x, b.upper.y};
@@ -101,7 +101,7 @@ static int boxes_meet(sepax_shapes *store, sepax_pair p, float margin) {
         float v = c[k] < 0 ? -c[k] : c[k];
         if (v > big) big = v;
     }
-    float m = (margin > 0 ? margin : 0) + big * 0x1p-18f;
+    float m = (margin > 0 ? margin : 0) + big * 0x1p-16f;
     return a.lower.x <= b.upper.x + m && b.lower.x <= a.upper.x + m && a.lower.y <= b.upper.y + m &&
            b.lower.y <= a.upper.y + m;
 }
