@@ -32,18 +32,19 @@ int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, s
     return 1;
 }
 
-static uint32_t clamp_cell(double q, uint32_t n) {
+/* floor(q) clamped to 0 .. n-1 (truncation is floor for q > 0) */
+static inline uint32_t clamp_cell(double q, uint32_t n) {
     if (!(q > 0.0)) return 0; /* NaN too */
     if (q >= (double)(n - 1)) return n - 1;
     return (uint32_t)q;
 }
 
 uint32_t sepax_grid_col(const sepax_broadphase *bp, double x) {
-    return clamp_cell(floor((x - bp->ox) * bp->inv), bp->nx);
+    return clamp_cell((x - bp->ox) * bp->inv, bp->nx);
 }
 
 uint32_t sepax_grid_row(const sepax_broadphase *bp, double y) {
-    return clamp_cell(floor((y - bp->oy) * bp->inv), bp->ny);
+    return clamp_cell((y - bp->oy) * bp->inv, bp->ny);
 }
 
 /* Every per-shape and per-sorted-position array for n shapes; on failure the
@@ -73,11 +74,10 @@ static int reserve_shapes(sepax_broadphase *bp, size_t n) {
  * bosses or walls do not make every cell huge. */
 static float choose_cell(const float *ext, uint32_t n, float *small_limit) {
     uint32_t hist[256] = {0};
-    for (uint32_t i = 0; i < n; i++) {
-        int e;
-        frexpf(ext[i], &e);
-        e = e < -127 ? -127 : e > 128 ? 128 : e;
-        hist[e + 127]++;
+    for (uint32_t i = 0; i < n; i++) { /* the biased exponent: size in [2^(e-127), 2^(e-126)) */
+        uint32_t bits;
+        memcpy(&bits, &ext[i], sizeof bits);
+        hist[(bits >> 23) & 0xffu]++;
     }
     uint32_t seen = 0, median = 0;
     for (uint32_t b = 0; b < 256; b++) {
@@ -87,12 +87,58 @@ static float choose_cell(const float *ext, uint32_t n, float *small_limit) {
             break;
         }
     }
-    float limit = ldexpf(1.0f, (int)median - 127 + 2);
+    /* up to 4x the top of the median's power-of-two bucket */
+    float limit = ldexpf(1.0f, (int)median - 127 + 3);
     float cell = 0.0f;
     for (uint32_t i = 0; i < n; i++)
         if (ext[i] <= limit && ext[i] > cell) cell = ext[i];
     *small_limit = cell;
     return cell;
+}
+
+/* key[i] = the filter group of each small shape (UINT32_MAX for large ones): its filter's
+ * place among the distinct filters in index order, or 0 for all when there are more than
+ * BP_GROUPS of them. Returns the number of groups. */
+static uint32_t assign_groups(sepax_broadphase *bp, const sepax_shapes *s, float limit) {
+    uint32_t ng = 0, last = 0;
+    bp->grouped = 1;
+    for (uint32_t i = 0; i < s->count; i++) {
+        if (bp->ext[i] > limit) {
+            bp->key[i] = UINT32_MAX;
+            continue;
+        }
+        sepax_filter f = s->filter[i];
+        if (ng && f.category == bp->group_filter[last].category &&
+            f.mask == bp->group_filter[last].mask) { /* runs of one filter are common */
+            bp->key[i] = last;
+            continue;
+        }
+        uint32_t g = 0;
+        while (g < ng &&
+               (f.category != bp->group_filter[g].category || f.mask != bp->group_filter[g].mask))
+            g++;
+        if (g == ng) {
+            if (ng == BP_GROUPS) {
+                bp->grouped = 0;
+                break;
+            }
+            bp->group_filter[ng++] = f;
+        }
+        bp->key[i] = last = g;
+    }
+    if (!bp->grouped || ng == 0) {
+        bp->grouped = 0;
+        for (uint32_t i = 0; i < s->count; i++) bp->key[i] = bp->ext[i] > limit ? UINT32_MAX : 0u;
+        ng = 1;
+        bp->meets[0][0] = 1; /* the range tests apply the filters */
+    } else {
+        for (uint32_t g = 0; g < ng; g++)
+            for (uint32_t h = 0; h < ng; h++)
+                bp->meets[g][h] =
+                    (uint8_t)sepax_filters_meet(bp->group_filter[g], bp->group_filter[h]);
+    }
+    bp->ngroups = ng;
+    return ng;
 }
 
 sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float margin,
@@ -137,7 +183,9 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
         maxy = bp->loy[i] > maxy ? bp->loy[i] : maxy;
     }
     if (nsmall == 0) minx = miny = maxx = maxy = 0.0;
-    double budget = CELLS_PER_SHAPE * nsmall + CELLS_FLOOR, cols, rows;
+    uint32_t ngroups = assign_groups(bp, s, limit);
+    /* the cell budget is for all the sub-grids together */
+    double budget = (CELLS_PER_SHAPE * nsmall + CELLS_FLOOR) / ngroups, cols, rows;
     for (;;) {
         cols = floor((maxx - minx) / cell) + 1.0;
         rows = floor((maxy - miny) / cell) + 1.0;
@@ -151,19 +199,22 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     bp->oy = miny;
     bp->inv = 1.0 / (double)cell;
     bp->margin = grow;
-    size_t ncells = (size_t)bp->nx * bp->ny;
+    bp->ncells = bp->nx * bp->ny;
+    size_t ncells = (size_t)bp->ncells * ngroups; /* every sub-grid's cells, group by group */
     size_t cap_cells = bp->cap_cells;
     if (!sepax_bp_reserve(bp, (void **)&bp->start, &cap_cells, ncells + 2, sizeof(uint32_t)))
         return SEPAX_ERR_NOMEM;
     bp->cap_cells = cap_cells;
 
-    /* counting sort by cell; large shapes after the small ones */
+    /* counting sort by group and cell; large shapes after the small ones (key holds
+     * each small shape's group, from assign_groups) */
     uint32_t *start = bp->start;
     memset(start, 0, (ncells + 2) * sizeof *start);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = UINT32_MAX;
-        if (bp->ext[i] <= limit)
-            k = sepax_grid_row(bp, bp->loy[i]) * bp->nx + sepax_grid_col(bp, bp->lox[i]);
+        uint32_t k = bp->key[i];
+        if (k != UINT32_MAX)
+            k = k * bp->ncells + sepax_grid_row(bp, bp->loy[i]) * bp->nx +
+                sepax_grid_col(bp, bp->lox[i]);
         bp->key[i] = k;
         if (k != UINT32_MAX) start[k + 2]++;
     }

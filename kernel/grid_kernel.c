@@ -93,7 +93,7 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, uint32_t begin
     uint32_t j = begin;
     for (; j + W <= end; j += W) {
         unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
-        n = emit(out, n, j, bits, W);
+        if (bits) n = emit(out, n, j, bits, W); /* most groups of a sparse frame have none */
     }
     if (j < end) { /* the last lanes read the padding past the run; their bits are dropped */
         unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);

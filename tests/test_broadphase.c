@@ -237,6 +237,42 @@ Test(broadphase, every_test_and_margin_matches_brute_force) {
     sepax_shapes_destroy(s);
 }
 
+/* More distinct filters than the grid keeps apart (one grid, filters in the range
+ * tests), and a bullet-hell's few (bullets never meet bullets). */
+Test(broadphase, many_filters_and_few) {
+    sepax_shapes *s = make_store(2000, 61, 6);
+    uint32_t n = sepax_shapes_count(s);
+    sepax_filter *f = malloc(n * sizeof *f);
+    wl_rng r = {5};
+    for (int round = 0; round < 2; round++) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (round == 0) /* 12 categories, random masks: dozens of distinct filters */
+                f[i] = (sepax_filter){1u << (i % 12), (uint32_t)wl_next(&r) | 1u};
+            else /* player 1, enemies 2, player shots 4, enemy shots 8 */
+                f[i] = i == 0       ? (sepax_filter){1, 2 | 8}
+                       : i % 5 == 1 ? (sepax_filter){2, 1 | 4}
+                       : i % 5 == 2 ? (sepax_filter){4, 2}
+                                    : (sepax_filter){8, 1};
+        }
+        sepax_shapes_set_filters(s, 0, n, f);
+        sepax_broadphase *bp = sepax_broadphase_create(NULL);
+        for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_COLLIDE; test++) {
+            result_set got = frame_ok(bp, s, test, 0.0f);
+            result_set want = brute(s, test, 0.0f);
+            expect_same_set(s, got, want, test, round ? "bullet-hell filters" : "many filters");
+            cr_assert(want.n > (round ? 10u : 300u), "only %zu contacts", want.n);
+            free_set(&got);
+            free_set(&want);
+        }
+        result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, 0.0f);
+        expect_candidates(s, c, 0.0f);
+        free_set(&c);
+        sepax_broadphase_destroy(bp);
+    }
+    free(f);
+    sepax_shapes_destroy(s);
+}
+
 /* Boxes on an integer lattice, sharing edges and corners exactly: touching counts. */
 Test(broadphase, touching_lattice) {
     sepax_shapes *s = sepax_shapes_create(0);
