@@ -18,10 +18,17 @@
 /* Most distinct filters the grid keeps apart (a sub-grid each); past that,
  * one grid and the filter test in every range test. */
 #define BP_GROUPS 8u
+/* Shapes one task of the grid build handles. */
+#define BP_BUILD_SHAPES 8192u
 /* Room past the last box: a run's last wide load reads up to 8 entries on. */
 #define BP_PAD 8u
 
 typedef struct sepax_pool sepax_pool;
+
+/* A grown box in index order (the build's scratch). */
+typedef struct bp_box {
+    float lx, ly, hx, hy;
+} bp_box;
 
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
@@ -73,9 +80,12 @@ struct sepax_broadphase {
     uint32_t *start;    /* nx * ny + 1: the first sorted position of each cell */
     uint32_t *sid;      /* sorted position -> shape index */
     float *lox, *loy, *hix, *hiy;
-    uint32_t *cat, *mask; /* filters in sorted order */
-    uint32_t *key;        /* per shape index: group * ncells + cell, or UINT32_MAX when large */
-    float *ext;           /* per shape index: its box extent (scratch of the build) */
+    uint32_t *cat, *mask;     /* filters in sorted order */
+    uint32_t *key;            /* per shape index: group * ncells + cell, or UINT32_MAX when large */
+    float *ext;               /* per shape index: its box extent (scratch of the build) */
+    bp_box *ubox;             /* per shape index: its grown box (scratch of the build) */
+    struct build_part *parts; /* per build task: what it found (grid.c) */
+    size_t cap_parts;
     size_t cap_shapes, cap_cells;
     int built;
 

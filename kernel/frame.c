@@ -431,7 +431,8 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
     s.candidates = bp->candidates;
     s.results = bp->results;
     size_t bytes = sizeof *bp + bp->sched.workers * sizeof(bp_worker);
-    bytes += bp->cap_shapes * 9 * 4 + bp->cap_cells * 4 + bp->cap_chunks * sizeof(bp_chunk);
+    bytes += bp->cap_shapes * (9 * 4 + sizeof(bp_box)) + bp->cap_cells * 4 +
+             bp->cap_chunks * sizeof(bp_chunk);
     bytes += bp->cap_redo * sizeof(uint32_t) + bp->cap_tasks * sizeof(bp_task);
     for (size_t i = 0; i < bp->cap_chunks; i++) {
         const bp_chunk *c = &bp->chunks[i];
