@@ -69,8 +69,9 @@ void sepax_broadphase_destroy(sepax_broadphase *bp) {
     sepax_allocator mem = bp->mem;
     if (bp->pool) sepax_pool_destroy(bp->pool, &mem);
     for (size_t i = 0; i < bp->cap_chunks; i++) free_chunk_arrays(bp, &bp->chunks[i]);
-    void *arrays[] = {bp->workers, bp->start, bp->sid, bp->lox, bp->loy,    bp->hix, bp->hiy,
-                      bp->cat,     bp->mask,  bp->key, bp->ext, bp->chunks, bp->redo};
+    void *arrays[] = {bp->workers, bp->start, bp->sid,    bp->lox, bp->loy, bp->hix,
+                      bp->hiy,     bp->cat,   bp->mask,   bp->key, bp->ext, bp->ubox,
+                      bp->parts,   bp->tasks, bp->chunks, bp->redo};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (arrays[i]) mem.free(arrays[i], mem.ctx);
     mem.free(bp, mem.ctx);

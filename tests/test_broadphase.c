@@ -639,3 +639,58 @@ Test(broadphase, empty) {
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }
+
+/* ---- out of memory ------------------------------------------------------------------- */
+
+typedef struct budget {
+    int left; /* allocations still allowed */
+} budget;
+
+static void *budget_alloc(size_t size, size_t align, void *ctx) {
+    budget *b = ctx;
+    if (b->left <= 0) return NULL;
+    b->left--;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void budget_free(void *p, void *ctx) {
+    (void)ctx;
+    free(p);
+}
+
+/* Every allocation the broadphase makes fails in turn: creation returns NULL or the frame
+ * SEPAX_ERR_NOMEM, nothing crashes or leaks (valgrind and ASan run this), and once memory
+ * is there the frame finds what an unconstrained one finds. */
+Test(broadphase, out_of_memory) {
+    sepax_shapes *s = make_store(3000, 71, 8);
+    sepax_broadphase *ref = sepax_broadphase_create(NULL);
+    result_set want = frame_ok(ref, s, SEPAX_TEST_COLLIDE, 0.0f);
+    int succeeded = 0;
+    for (int allowed = 0; allowed < 200 && !succeeded; allowed++) {
+        budget b = {allowed};
+        sepax_allocator mem = {budget_alloc, budget_free, &b};
+        sepax_broadphase_config cfg = {2, NULL, &mem};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        if (!bp) continue;
+        sepax_status st;
+        result_set got = frame(bp, s, SEPAX_TEST_COLLIDE, 0.0f, want.n + 8, &st);
+        cr_assert(st == SEPAX_OK || st == SEPAX_ERR_NOMEM, "%d allocations: %s", allowed,
+                  sepax_status_str(st));
+        if (st == SEPAX_OK) {
+            expect_identical(got, want, SEPAX_TEST_COLLIDE, "after NOMEM retries");
+            succeeded = 1;
+        } else {
+            b.left = 1000; /* the same broadphase recovers once memory is back */
+            free_set(&got);
+            got = frame(bp, s, SEPAX_TEST_COLLIDE, 0.0f, want.n + 8, &st);
+            cr_assert_eq(st, SEPAX_OK);
+            expect_identical(got, want, SEPAX_TEST_COLLIDE, "recovered");
+        }
+        free_set(&got);
+        sepax_broadphase_destroy(bp);
+    }
+    cr_assert(succeeded, "no budget under 200 allocations was enough");
+    free_set(&want);
+    sepax_broadphase_destroy(ref);
+    sepax_shapes_destroy(s);
+}
