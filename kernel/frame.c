@@ -164,8 +164,11 @@ static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, 
         for (size_t i = 0; i < got; i++) {
             uint32_t b = bp->sid[w->pos[i]];
             uint32_t idb = b | (uint32_t)gen[b] << SEPAX_ID_INDEX_BITS;
-            /* the lower index first, whichever shape owns the pair */
-            w->cand[m + i] = o->index < b ? (sepax_pair){o->id, idb} : (sepax_pair){idb, o->id};
+            /* the lower index first, whichever shape owns the pair: masks, not a branch
+             * (in a dense frame the order is a coin toss) */
+            uint32_t first = 0u - (uint32_t)(o->index < b);
+            w->cand[m + i] =
+                (sepax_pair){(o->id & first) | (idb & ~first), (idb & first) | (o->id & ~first)};
         }
         m += got;
         if (m >= BP_BATCH) {

@@ -149,11 +149,14 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, uint32_t begin
     simde__m128i pmask = simde_mm_set1_epi32((int32_t)probe->mask);
     simde__m128i nofilter = simde_mm_set1_epi32(probe->filter ? 0 : -1);
 #endif
+    /* the columns by value: stores to out could alias them as far as the compiler knows */
+    const sepax_box_soa cols = *soa;
+    soa = &cols;
     size_t n = 0;
     uint32_t j = begin;
     for (; j + W <= end; j += W) {
         unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
-        if (bits) n = EMIT(out, n, j, bits); /* most groups of a sparse frame have none */
+        n = EMIT(out, n, j, bits); /* no branch: in a dense frame it is a coin toss */
     }
     if (j < end) { /* the last lanes read the padding past the run; their bits are dropped */
         unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
