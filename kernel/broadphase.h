@@ -15,10 +15,20 @@
 #define BP_PIECE 256u
 /* Blocks of 8 shapes one update task recomputes. */
 #define BP_UPDATE_BLOCKS 256u
+/* Most distinct filters the grid keeps apart (a sub-grid each); past that,
+ * one grid and the filter test in every range test. */
+#define BP_GROUPS 8u
+/* Shapes one task of the grid build handles. */
+#define BP_BUILD_SHAPES 8192u
 /* Room past the last box: a run's last wide load reads up to 8 entries on. */
 #define BP_PAD 8u
 
 typedef struct sepax_pool sepax_pool;
+
+/* A grown box in index order (the build's scratch). */
+typedef struct bp_box {
+    float lx, ly, hx, hy;
+} bp_box;
 
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
@@ -29,6 +39,16 @@ typedef struct bp_worker {
     sepax_hit hit[BP_BATCH + BP_PIECE];
     sepax_manifold man[BP_BATCH + BP_PIECE];
 } bp_worker;
+
+/* A chunk of work: owners begin .. end-1 (sorted positions) paired with
+ * sub-grid `target`: their own group's half neighbourhood (BP_SELF), another
+ * group's whole neighbourhood (BP_CROSS), or, for large owners, every cell
+ * their box covers in every group they meet, then the large shapes after them
+ * (BP_LARGE). */
+enum { BP_SELF, BP_CROSS, BP_LARGE };
+typedef struct bp_task {
+    uint32_t kind, target, begin, end;
+} bp_task;
 
 /* The results of one chunk; `count` keeps counting past `cap`, and the frame
  * grows the arrays and runs the chunk again. */
@@ -45,21 +65,33 @@ struct sepax_broadphase {
     sepax_pool *pool; /* the built-in scheduler's threads, or NULL */
     bp_worker *workers;
 
-    /* the grid: shapes keyed by the cell of their lower corner, small ones
-     * (sorted positions 0 .. nsmall-1, by cell) then large ones (nsmall .. n-1) */
-    uint32_t n, nsmall, nx, ny;
+    /* the grid: shapes keyed by their filter group and the cell of their lower
+     * corner, small ones (sorted positions 0 .. nsmall-1, by group, then cell)
+     * then large ones (nsmall .. n-1). Shapes with the same filter form a group,
+     * with a sub-grid of its own, so groups whose filters never pass (bullets
+     * and bullets) are never scanned against each other. */
+    uint32_t n, nsmall, nx, ny, ncells;
+    uint32_t ngroups;                     /* 1 .. BP_GROUPS */
+    int grouped;                          /* 0: one group of every filter */
+    sepax_filter group_filter[BP_GROUPS]; /* when grouped */
+    uint8_t meets[BP_GROUPS][BP_GROUPS];  /* the filters of groups g and h pass */
     float cell, margin;
     double ox, oy, inv; /* cell of x: floor((x - ox) * inv), clamped */
     uint32_t *start;    /* nx * ny + 1: the first sorted position of each cell */
     uint32_t *sid;      /* sorted position -> shape index */
     float *lox, *loy, *hix, *hiy;
-    uint32_t *cat, *mask; /* filters in sorted order */
-    uint32_t *key;        /* per shape index: its cell, or UINT32_MAX when large */
-    float *ext;           /* per shape index: its box extent (scratch of the build) */
+    uint32_t *cat, *mask;     /* filters in sorted order */
+    uint32_t *key;            /* per shape index: group * ncells + cell, or UINT32_MAX when large */
+    float *ext;               /* per shape index: its box extent (scratch of the build) */
+    bp_box *ubox;             /* per shape index: its grown box (scratch of the build) */
+    struct build_part *parts; /* per build task: what it found (grid.c) */
+    size_t cap_parts;
     size_t cap_shapes, cap_cells;
     int built;
 
-    /* the frame */
+    /* the frame: its chunks of work, each a range of owners paired with a group */
+    bp_task *tasks;
+    size_t cap_tasks;
     bp_chunk *chunks;
     size_t cap_chunks;
     uint32_t *redo;
@@ -71,6 +103,10 @@ struct sepax_broadphase {
  * margin, cell_size >= 0 checked by the caller). SEPAX_OK or SEPAX_ERR_NOMEM. */
 sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float margin,
                               float cell_size);
+
+static inline int sepax_filters_meet(sepax_filter a, sepax_filter b) {
+    return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
 
 /* The clamped column and row of a coordinate. */
 uint32_t sepax_grid_col(const sepax_broadphase *bp, double x);

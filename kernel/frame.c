@@ -69,8 +69,9 @@ void sepax_broadphase_destroy(sepax_broadphase *bp) {
     sepax_allocator mem = bp->mem;
     if (bp->pool) sepax_pool_destroy(bp->pool, &mem);
     for (size_t i = 0; i < bp->cap_chunks; i++) free_chunk_arrays(bp, &bp->chunks[i]);
-    void *arrays[] = {bp->workers, bp->start, bp->sid, bp->lox, bp->loy,    bp->hix, bp->hiy,
-                      bp->cat,     bp->mask,  bp->key, bp->ext, bp->chunks, bp->redo};
+    void *arrays[] = {bp->workers, bp->start, bp->sid,    bp->lox, bp->loy, bp->hix,
+                      bp->hiy,     bp->cat,   bp->mask,   bp->key, bp->ext, bp->ubox,
+                      bp->parts,   bp->tasks, bp->chunks, bp->redo};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (arrays[i]) mem.free(arrays[i], mem.ctx);
     mem.free(bp, mem.ctx);
@@ -84,7 +85,6 @@ typedef struct frame_ctx {
     const sepax_kernel *k;
     int test;
     float margin;
-    uint32_t small_chunks; /* chunks 0 .. small_chunks-1 pair small owners, the rest large */
     const uint32_t *items; /* chunk of each item (a redo list), or NULL: item i is chunk i */
 } frame_ctx;
 
@@ -137,31 +137,38 @@ static void flush(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c) {
     c->count = n;
 }
 
-/* Pair sorted position `owner` with the positions of run begin .. end-1 that pass the box
- * and filter test, through the worker's batch. */
-static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t owner,
+/* One owner of pairs: its box and filter as a probe, its index and id. */
+typedef struct owner {
+    sepax_box_probe probe;
+    uint32_t index, id;
+} owner;
+
+static owner owner_at(const sepax_broadphase *bp, const sepax_shapes *s, uint32_t p) {
+    uint32_t a = bp->sid[p];
+    owner o = {{bp->lox[p], bp->loy[p], bp->hix[p], bp->hiy[p], bp->cat[p], bp->mask[p], 1, 0},
+               a,
+               a | (uint32_t)s->gen[a] << SEPAX_ID_INDEX_BITS};
+    return o;
+}
+
+/* Pair an owner with the positions of run begin .. end-1 that pass the box and filter
+ * test, through the worker's batch. */
+static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
                        uint32_t begin, uint32_t end) {
     const sepax_broadphase *bp = f->bp;
-    const sepax_shapes *s = f->store;
+    const uint8_t *gen = f->store->gen;
     sepax_box_soa soa = sepax_grid_soa(bp);
-    sepax_box_probe probe = {bp->lox[owner],
-                             bp->loy[owner],
-                             bp->hix[owner],
-                             bp->hiy[owner],
-                             bp->cat[owner],
-                             bp->mask[owner],
-                             1,
-                             0};
-    uint32_t a = bp->sid[owner];
-    uint32_t ida = a | (uint32_t)s->gen[a] << SEPAX_ID_INDEX_BITS;
     while (begin < end) {
         uint32_t piece = end - begin < BP_PIECE ? end - begin : BP_PIECE;
-        size_t got = f->k->box_run(&soa, begin, begin + piece, &probe, w->pos);
+        size_t got = f->k->box_run(&soa, begin, begin + piece, &o->probe, w->pos);
         for (size_t i = 0; i < got; i++) {
             uint32_t b = bp->sid[w->pos[i]];
-            uint32_t idb = b | (uint32_t)s->gen[b] << SEPAX_ID_INDEX_BITS;
-            /* the lower index first, whichever shape owns the pair */
-            w->cand[m + i] = a < b ? (sepax_pair){ida, idb} : (sepax_pair){idb, ida};
+            uint32_t idb = b | (uint32_t)gen[b] << SEPAX_ID_INDEX_BITS;
+            /* the lower index first, whichever shape owns the pair: masks, not a branch
+             * (in a dense frame the order is a coin toss) */
+            uint32_t first = 0u - (uint32_t)(o->index < b);
+            w->cand[m + i] =
+                (sepax_pair){(o->id & first) | (idb & ~first), (idb & first) | (o->id & ~first)};
         }
         m += got;
         if (m >= BP_BATCH) {
@@ -173,37 +180,63 @@ static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, 
     return m;
 }
 
-/* Small owners pair with the rest of their cell and the next cell of their row (one run),
- * and the three cells below-left .. below-right in the next row (another run): every
- * neighbour once. */
-static size_t pair_small(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
+/* Columns x0 .. x1 of rows y0 .. y1 of sub-grid `group`, a run per row. */
+static size_t pair_cells(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
+                         uint32_t group, uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1) {
     const sepax_broadphase *bp = f->bp;
-    uint32_t i = bp->sid[p], cell = bp->key[i];
+    const uint32_t *start = bp->start + (size_t)group * bp->ncells;
+    for (uint32_t y = y0; y <= y1; y++)
+        m = pair_run(f, w, m, c, o, start[y * bp->nx + x0], start[y * bp->nx + x1 + 1]);
+    return m;
+}
+
+/* A small owner and its own group: the rest of its cell and the next cell of its row (one
+ * run), and the three cells below-left .. below-right in the next row (another run): every
+ * neighbour once. */
+static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
+    const sepax_broadphase *bp = f->bp;
+    owner o = owner_at(bp, f->store, p);
+    uint32_t key = bp->key[o.index], cell = key % bp->ncells;
     uint32_t cx = cell % bp->nx, cy = cell / bp->nx;
-    uint32_t end = bp->start[cx + 1 < bp->nx ? cell + 2 : cell + 1];
-    m = pair_run(f, w, m, c, p, p + 1, end);
+    uint32_t end = bp->start[cx + 1 < bp->nx ? key + 2 : key + 1];
+    m = pair_run(f, w, m, c, &o, p + 1, end);
     if (cy + 1 < bp->ny) {
-        uint32_t row = (cy + 1) * bp->nx;
         uint32_t lo = cx ? cx - 1 : 0, hi = cx + 1 < bp->nx ? cx + 1 : cx;
-        m = pair_run(f, w, m, c, p, bp->start[row + lo], bp->start[row + hi + 1]);
+        m = pair_cells(f, w, m, c, &o, key / bp->ncells, lo, hi, cy + 1, cy + 1);
     }
     return m;
 }
 
-/* Large owners visit every cell a small box overlapping theirs could be keyed in (from a
- * cell before their lower corner's to their upper corner's), then the large shapes after
- * them. */
+/* A small owner and another group: the 3 x 3 cells around its own (only the smaller group
+ * of the two owns, so each pair comes once). */
+static size_t pair_cross(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p,
+                         uint32_t target) {
+    const sepax_broadphase *bp = f->bp;
+    owner o = owner_at(bp, f->store, p);
+    uint32_t cell = bp->key[o.index] % bp->ncells;
+    uint32_t cx = cell % bp->nx, cy = cell / bp->nx;
+    uint32_t x0 = cx ? cx - 1 : 0, x1 = cx + 1 < bp->nx ? cx + 1 : cx;
+    uint32_t y0 = cy ? cy - 1 : 0, y1 = cy + 1 < bp->ny ? cy + 1 : cy;
+    return pair_cells(f, w, m, c, &o, target, x0, x1, y0, y1);
+}
+
+/* A large owner: in every group it meets, every cell a small box overlapping its own could
+ * be keyed in (from a cell before its lower corner's to its upper corner's); then the
+ * large shapes after it. */
 static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
     const sepax_broadphase *bp = f->bp;
+    owner o = owner_at(bp, f->store, p);
     if (bp->nsmall) {
         uint32_t x0 = sepax_grid_col(bp, bp->lox[p]), x1 = sepax_grid_col(bp, bp->hix[p]);
         uint32_t y0 = sepax_grid_row(bp, bp->loy[p]), y1 = sepax_grid_row(bp, bp->hiy[p]);
         x0 -= x0 > 0;
         y0 -= y0 > 0;
-        for (uint32_t y = y0; y <= y1; y++)
-            m = pair_run(f, w, m, c, p, bp->start[y * bp->nx + x0], bp->start[y * bp->nx + x1 + 1]);
+        sepax_filter lf = {bp->cat[p], bp->mask[p]};
+        for (uint32_t g = 0; g < bp->ngroups; g++)
+            if (!bp->grouped || sepax_filters_meet(lf, bp->group_filter[g]))
+                m = pair_cells(f, w, m, c, &o, g, x0, x1, y0, y1);
     }
-    return pair_run(f, w, m, c, p, p + 1, bp->n);
+    return pair_run(f, w, m, c, &o, p + 1, bp->n);
 }
 
 static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
@@ -213,20 +246,50 @@ static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) 
     for (uint32_t it = begin; it < end; it++) {
         uint32_t ci = f->items ? f->items[it] : it;
         bp_chunk *c = &bp->chunks[ci];
+        const bp_task *t = &bp->tasks[ci];
         c->count = 0;
         c->candidates = 0;
         size_t m = 0;
-        if (ci < f->small_chunks) {
-            uint32_t p0 = ci * BP_CHUNK_SMALL;
-            uint32_t p1 = p0 + BP_CHUNK_SMALL < bp->nsmall ? p0 + BP_CHUNK_SMALL : bp->nsmall;
-            for (uint32_t p = p0; p < p1; p++) m = pair_small(f, w, m, c, p);
-        } else {
-            uint32_t p0 = bp->nsmall + (ci - f->small_chunks) * BP_CHUNK_LARGE;
-            uint32_t p1 = p0 + BP_CHUNK_LARGE < bp->n ? p0 + BP_CHUNK_LARGE : bp->n;
-            for (uint32_t p = p0; p < p1; p++) m = pair_large(f, w, m, c, p);
+        for (uint32_t p = t->begin; p < t->end; p++) {
+            if (t->kind == BP_SELF)
+                m = pair_self(f, w, m, c, p);
+            else if (t->kind == BP_CROSS)
+                m = pair_cross(f, w, m, c, p, t->target);
+            else
+                m = pair_large(f, w, m, c, p);
         }
         flush(f, w, m, c);
     }
+}
+
+/* Cut owners begin .. end-1 into tasks of `per`; returns the new task count (tasks NULL:
+ * only count). */
+static uint32_t cut(bp_task *tasks, uint32_t nt, uint32_t kind, uint32_t target, uint32_t begin,
+                    uint32_t end, uint32_t per) {
+    for (uint32_t p = begin; p < end; p += per, nt++)
+        if (tasks) tasks[nt] = (bp_task){kind, target, p, end - p < per ? end : p + per};
+    return nt;
+}
+
+/* The frame's tasks, in an order that does not depend on the threads: each pair of groups
+ * that meet (the smaller group owning), then the large shapes. */
+static uint32_t plan(const sepax_broadphase *bp, bp_task *tasks) {
+    uint32_t nt = 0;
+    const uint32_t *start = bp->start;
+    for (uint32_t g = 0; g < bp->ngroups; g++) {
+        uint32_t g0 = start[(size_t)g * bp->ncells], g1 = start[(size_t)(g + 1) * bp->ncells];
+        for (uint32_t h = g; h < bp->ngroups; h++) {
+            if (!bp->meets[g][h]) continue;
+            uint32_t h0 = start[(size_t)h * bp->ncells], h1 = start[(size_t)(h + 1) * bp->ncells];
+            if (h == g)
+                nt = cut(tasks, nt, BP_SELF, g, g0, g1, BP_CHUNK_SMALL);
+            else if (h1 - h0 < g1 - g0)
+                nt = cut(tasks, nt, BP_CROSS, g, h0, h1, BP_CHUNK_SMALL);
+            else
+                nt = cut(tasks, nt, BP_CROSS, h, g0, g1, BP_CHUNK_SMALL);
+        }
+    }
+    return cut(tasks, nt, BP_LARGE, 0, bp->nsmall, bp->n, BP_CHUNK_LARGE);
 }
 
 /* Room for `need` results in a chunk (the arrays the test writes). */
@@ -282,7 +345,7 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     const sepax_kernel *k = NULL;
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
-    frame_ctx f = {bp, store, k, options->test, margin, 0, NULL};
+    frame_ctx f = {bp, store, k, options->test, margin, NULL};
     if (options->update && store->count) {
         uint32_t blocks = chunks_of(store->count, SEPAX_BLOCK_LANES);
         bp->sched.parallel_for(update_task, chunks_of(blocks, BP_UPDATE_BLOCKS), &f,
@@ -290,8 +353,10 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     }
     st = sepax_grid_build(bp, store, margin, options->cell_size);
     if (st != SEPAX_OK) return st;
-    f.small_chunks = chunks_of(bp->nsmall, BP_CHUNK_SMALL);
-    uint32_t nchunks = f.small_chunks + chunks_of(bp->n - bp->nsmall, BP_CHUNK_LARGE);
+    uint32_t nchunks = plan(bp, NULL);
+    if (!sepax_bp_reserve(bp, (void **)&bp->tasks, &bp->cap_tasks, nchunks, sizeof *bp->tasks))
+        return SEPAX_ERR_NOMEM;
+    plan(bp, bp->tasks);
     if (nchunks > bp->cap_chunks) {
         size_t cap = bp->cap_chunks;
         bp_chunk *fresh = NULL;
@@ -370,8 +435,9 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
     s.candidates = bp->candidates;
     s.results = bp->results;
     size_t bytes = sizeof *bp + bp->sched.workers * sizeof(bp_worker);
-    bytes += bp->cap_shapes * 9 * 4 + bp->cap_cells * 4 + bp->cap_chunks * sizeof(bp_chunk);
-    bytes += bp->cap_redo * sizeof(uint32_t);
+    bytes += bp->cap_shapes * (9 * 4 + sizeof(bp_box)) + bp->cap_cells * 4 +
+             bp->cap_chunks * sizeof(bp_chunk);
+    bytes += bp->cap_redo * sizeof(uint32_t) + bp->cap_tasks * sizeof(bp_task);
     for (size_t i = 0; i < bp->cap_chunks; i++) {
         const bp_chunk *c = &bp->chunks[i];
         bytes += c->cap * (sizeof(sepax_pair) + (c->hits ? sizeof(sepax_hit) : 0) +

@@ -32,18 +32,19 @@ int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, s
     return 1;
 }
 
-static uint32_t clamp_cell(double q, uint32_t n) {
+/* floor(q) clamped to 0 .. n-1 (truncation is floor for q > 0) */
+static inline uint32_t clamp_cell(double q, uint32_t n) {
     if (!(q > 0.0)) return 0; /* NaN too */
     if (q >= (double)(n - 1)) return n - 1;
     return (uint32_t)q;
 }
 
 uint32_t sepax_grid_col(const sepax_broadphase *bp, double x) {
-    return clamp_cell(floor((x - bp->ox) * bp->inv), bp->nx);
+    return clamp_cell((x - bp->ox) * bp->inv, bp->nx);
 }
 
 uint32_t sepax_grid_row(const sepax_broadphase *bp, double y) {
-    return clamp_cell(floor((y - bp->oy) * bp->inv), bp->ny);
+    return clamp_cell((y - bp->oy) * bp->inv, bp->ny);
 }
 
 /* Every per-shape and per-sorted-position array for n shapes; on failure the
@@ -51,48 +52,204 @@ uint32_t sepax_grid_row(const sepax_broadphase *bp, double y) {
 static int reserve_shapes(sepax_broadphase *bp, size_t n) {
     if (n + BP_PAD <= bp->cap_shapes) return 1;
     size_t want = n + n / 2 + 64 + BP_PAD;
-    void **arrays[] = {(void **)&bp->sid,  (void **)&bp->lox, (void **)&bp->loy,
-                       (void **)&bp->hix,  (void **)&bp->hiy, (void **)&bp->cat,
-                       (void **)&bp->mask, (void **)&bp->key, (void **)&bp->ext};
+    void **arrays[] = {(void **)&bp->sid, (void **)&bp->lox, (void **)&bp->loy,  (void **)&bp->hix,
+                       (void **)&bp->hiy, (void **)&bp->cat, (void **)&bp->mask, (void **)&bp->key,
+                       (void **)&bp->ext, (void **)&bp->ubox};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        size_t cap = 0; /* every array is 4 bytes an entry */
+        size_t elem = arrays[i] == (void **)&bp->ubox ? sizeof *bp->ubox : 4;
         if (*arrays[i]) bp->mem.free(*arrays[i], bp->mem.ctx);
-        *arrays[i] = NULL;
-        if (!sepax_bp_reserve(bp, arrays[i], &cap, want, 4)) {
+        *arrays[i] = want <= SIZE_MAX / elem ? bp->mem.alloc(want * elem, 64, bp->mem.ctx) : NULL;
+        if (!*arrays[i]) {
             bp->cap_shapes = 0;
             return 0;
         }
-        memset(*arrays[i], 0, cap * 4); /* the padding is read (and its bits dropped) */
+        memset(*arrays[i], 0, want * elem); /* the padding is read (and its bits dropped) */
     }
     bp->cap_shapes = want;
     return 1;
 }
 
-/* The cell edge: the largest box among those up to 4 to 8 times the median
- * size (found from a histogram of the sizes' binary exponents), so a few
- * bosses or walls do not make every cell huge. */
-static float choose_cell(const float *ext, uint32_t n, float *small_limit) {
-    uint32_t hist[256] = {0};
-    for (uint32_t i = 0; i < n; i++) {
-        int e;
-        frexpf(ext[i], &e);
-        e = e < -127 ? -127 : e > 128 ? 128 : e;
-        hist[e + 127]++;
-    }
-    uint32_t seen = 0, median = 0;
-    for (uint32_t b = 0; b < 256; b++) {
-        seen += hist[b];
-        if (seen * 2 >= n) {
-            median = b;
-            break;
+/* What one build task found in its range of shapes, merged in range order
+ * (so the result does not depend on which thread ran which range). */
+typedef struct build_part {
+    uint32_t hist[256]; /* box extents by binary exponent */
+    float cell;         /* the largest small extent */
+    uint32_t nsmall;
+    float minx, miny, maxx, maxy; /* lower corners of the small shapes */
+    uint32_t nfilters;            /* distinct filters, in index order; BP_GROUPS + 1: too many */
+    sepax_filter filter[BP_GROUPS];
+} build_part;
+
+/* What the build's parallel steps share. */
+typedef struct build_ctx {
+    sepax_broadphase *bp;
+    const sepax_shapes *s;
+    float grow, limit;
+    build_part *parts;
+} build_ctx;
+
+static void range_of(uint32_t item, uint32_t n, uint32_t *i0, uint32_t *i1) {
+    *i0 = item * BP_BUILD_SHAPES;
+    *i1 = n - *i0 < BP_BUILD_SHAPES ? n : *i0 + BP_BUILD_SHAPES;
+}
+
+/* Boxes grown by the margin and the slack, and their extents, in index order. */
+static void boxes_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const build_ctx *b = ctx;
+    sepax_broadphase *bp = b->bp;
+    for (uint32_t item = begin; item < end; item++) {
+        uint32_t i0, i1;
+        range_of(item, b->s->count, &i0, &i1);
+        uint32_t *hist = b->parts[item].hist;
+        memset(hist, 0, sizeof b->parts[item].hist);
+        for (uint32_t i = i0; i < i1; i++) {
+            const sepax_aabb_block *a = &b->s->aabb[i / SEPAX_BLOCK_LANES];
+            unsigned l = i % SEPAX_BLOCK_LANES;
+            float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
+            float slack = (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * SLACK;
+            lx = lx - b->grow - slack;
+            ly = ly - b->grow - slack;
+            hx = hx + slack;
+            hy = hy + slack;
+            bp->ubox[i] = (bp_box){lx, ly, hx, hy};
+            float w = hx - lx, h = hy - ly, e = w > h ? w : h;
+            bp->ext[i] = e;
+            uint32_t bits; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
+            memcpy(&bits, &e, sizeof bits);
+            hist[(bits >> 23) & 0xffu]++;
         }
     }
-    float limit = ldexpf(1.0f, (int)median - 127 + 2);
-    float cell = 0.0f;
-    for (uint32_t i = 0; i < n; i++)
-        if (ext[i] <= limit && ext[i] > cell) cell = ext[i];
-    *small_limit = cell;
-    return cell;
+}
+
+/* Small or large; for the small: the cell, their count, the span of their lower
+ * corners, their distinct filters. */
+static void classify_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const build_ctx *b = ctx;
+    sepax_broadphase *bp = b->bp;
+    for (uint32_t item = begin; item < end; item++) {
+        uint32_t i0, i1;
+        range_of(item, b->s->count, &i0, &i1);
+        build_part *part = &b->parts[item];
+        float cell = 0.0f, minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+        uint32_t nsmall = 0, nf = 0;
+        sepax_filter last = {0, 0};
+        for (uint32_t i = i0; i < i1; i++) {
+            float e = bp->ext[i];
+            if (e > b->limit) {
+                bp->key[i] = UINT32_MAX;
+                continue;
+            }
+            bp->key[i] = 0;
+            nsmall++;
+            cell = e > cell ? e : cell;
+            float lx = bp->ubox[i].lx, ly = bp->ubox[i].ly;
+            minx = lx < minx ? lx : minx;
+            miny = ly < miny ? ly : miny;
+            maxx = lx > maxx ? lx : maxx;
+            maxy = ly > maxy ? ly : maxy;
+            sepax_filter f = b->s->filter[i];
+            if (nf && f.category == last.category && f.mask == last.mask) continue;
+            last = f;
+            uint32_t g = 0;
+            while (g < nf && g < BP_GROUPS &&
+                   (f.category != part->filter[g].category || f.mask != part->filter[g].mask))
+                g++;
+            if (g == nf && nf <= BP_GROUPS) {
+                if (nf < BP_GROUPS) part->filter[nf] = f;
+                nf++;
+            }
+        }
+        part->cell = cell;
+        part->nsmall = nsmall;
+        part->minx = minx;
+        part->miny = miny;
+        part->maxx = maxx;
+        part->maxy = maxy;
+        part->nfilters = nf;
+    }
+}
+
+/* The filter groups from the parts' distinct filters, in index order of first appearance:
+ * at most BP_GROUPS, else one group and the filters tested in the range kernel. */
+static void merge_groups(sepax_broadphase *bp, const build_part *parts, uint32_t items) {
+    uint32_t ng = 0;
+    bp->grouped = 1;
+    for (uint32_t it = 0; it < items && bp->grouped; it++) {
+        if (parts[it].nfilters > BP_GROUPS) bp->grouped = 0;
+        for (uint32_t k = 0; k < parts[it].nfilters && bp->grouped; k++) {
+            sepax_filter f = parts[it].filter[k];
+            uint32_t g = 0;
+            while (g < ng && (f.category != bp->group_filter[g].category ||
+                              f.mask != bp->group_filter[g].mask))
+                g++;
+            if (g < ng) continue;
+            if (ng == BP_GROUPS)
+                bp->grouped = 0;
+            else
+                bp->group_filter[ng++] = f;
+        }
+    }
+    if (!bp->grouped || ng == 0) {
+        bp->grouped = 0;
+        ng = 1;
+        bp->meets[0][0] = 1; /* the range tests apply the filters */
+    } else {
+        for (uint32_t g = 0; g < ng; g++)
+            for (uint32_t h = 0; h < ng; h++)
+                bp->meets[g][h] =
+                    (uint8_t)sepax_filters_meet(bp->group_filter[g], bp->group_filter[h]);
+    }
+    bp->ngroups = ng;
+}
+
+/* The group of a small shape's filter. */
+static uint32_t group_of(const sepax_broadphase *bp, sepax_filter f) {
+    uint32_t g = 0;
+    while (g + 1 < bp->ngroups &&
+           (f.category != bp->group_filter[g].category || f.mask != bp->group_filter[g].mask))
+        g++;
+    return g;
+}
+
+/* Each small shape's key from its group (in key) and the cell of its lower corner. */
+static void keys_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const build_ctx *b = ctx;
+    sepax_broadphase *bp = b->bp;
+    for (uint32_t item = begin; item < end; item++) {
+        uint32_t i0, i1;
+        range_of(item, b->s->count, &i0, &i1);
+        for (uint32_t i = i0; i < i1; i++) {
+            if (bp->key[i] != UINT32_MAX)
+                bp->key[i] = (bp->grouped ? group_of(bp, b->s->filter[i]) : 0u) * bp->ncells +
+                             sepax_grid_row(bp, bp->ubox[i].ly) * bp->nx +
+                             sepax_grid_col(bp, bp->ubox[i].lx);
+        }
+    }
+}
+
+/* The columns the range kernel reads, in sorted order. */
+static void columns_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const build_ctx *b = ctx;
+    sepax_broadphase *bp = b->bp;
+    for (uint32_t item = begin; item < end; item++) {
+        uint32_t p0, p1;
+        range_of(item, b->s->count, &p0, &p1);
+        for (uint32_t p = p0; p < p1; p++) {
+            uint32_t i = bp->sid[p];
+            bp_box box = bp->ubox[i];
+            sepax_filter f = b->s->filter[i];
+            bp->lox[p] = box.lx;
+            bp->loy[p] = box.ly;
+            bp->hix[p] = box.hx;
+            bp->hiy[p] = box.hy;
+            bp->cat[p] = f.category;
+            bp->mask[p] = f.mask;
+        }
+    }
 }
 
 sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float margin,
@@ -101,43 +258,52 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     bp->built = 0;
     if (!reserve_shapes(bp, n)) return SEPAX_ERR_NOMEM;
     float grow = margin > 0.0f ? margin : 0.0f;
-    /* boxes, grown, in index order (the sorted columns hold them for now) */
-    for (uint32_t i = 0; i < n; i++) {
-        const sepax_aabb_block *b = &s->aabb[i / SEPAX_BLOCK_LANES];
-        unsigned l = i % SEPAX_BLOCK_LANES;
-        float lx = b->minx[l], ly = b->miny[l], hx = b->maxx[l], hy = b->maxy[l];
-        float slack = (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * SLACK;
-        lx = lx - grow - slack;
-        ly = ly - grow - slack;
-        hx = hx + slack;
-        hy = hy + slack;
-        bp->lox[i] = lx;
-        bp->loy[i] = ly;
-        bp->hix[i] = hx;
-        bp->hiy[i] = hy;
-        float w = hx - lx, h = hy - ly;
-        bp->ext[i] = w > h ? w : h;
-    }
+    uint32_t items = (uint32_t)(((size_t)n + BP_BUILD_SHAPES - 1) / BP_BUILD_SHAPES);
+    size_t cap_parts = bp->cap_parts;
+    if (!sepax_bp_reserve(bp, (void **)&bp->parts, &cap_parts, items + 1, sizeof(build_part)))
+        return SEPAX_ERR_NOMEM;
+    bp->cap_parts = cap_parts;
+    build_ctx ctx = {bp, s, grow, 0.0f, bp->parts};
+    bp->sched.parallel_for(boxes_task, items, &ctx, bp->sched.user);
+    /* small shapes: up to 4x the top of the median size's power-of-two bucket (a few
+     * bosses or walls must not make every cell huge), or up to a given cell */
     float limit;
-    float cell = cell_size > 0.0f ? cell_size : choose_cell(bp->ext, n, &limit);
-    if (cell_size > 0.0f) limit = cell_size / (1.0f + 1.0f / 64.0f);
-    /* wider than every small box by 1/64: a lower corner's cell, computed in
-     * double, then never lands two cells from that of a box it overlaps */
-    if (cell_size <= 0.0f) cell = cell + cell / 64.0f;
-    if (!(cell > 0.0f) || !isfinite(cell)) cell = 1.0f; /* no shapes, or none small */
-
+    if (cell_size > 0.0f) {
+        limit = cell_size / (1.0f + 1.0f / 64.0f);
+    } else {
+        uint32_t seen = 0, median = 0;
+        for (uint32_t e = 0; e < 256; e++) {
+            for (uint32_t it = 0; it < items; it++) seen += ctx.parts[it].hist[e];
+            if (seen * 2 >= n) {
+                median = e;
+                break;
+            }
+        }
+        limit = ldexpf(1.0f, (int)median - 127 + 3);
+    }
+    ctx.limit = limit;
+    bp->sched.parallel_for(classify_task, items, &ctx, bp->sched.user);
+    float cell = 0.0f;
     double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
     uint32_t nsmall = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if (bp->ext[i] > limit) continue;
-        nsmall++;
-        minx = bp->lox[i] < minx ? bp->lox[i] : minx;
-        miny = bp->loy[i] < miny ? bp->loy[i] : miny;
-        maxx = bp->lox[i] > maxx ? bp->lox[i] : maxx;
-        maxy = bp->loy[i] > maxy ? bp->loy[i] : maxy;
+    for (uint32_t it = 0; it < items; it++) {
+        const build_part *p = &ctx.parts[it];
+        cell = p->cell > cell ? p->cell : cell;
+        nsmall += p->nsmall;
+        minx = p->minx < minx ? p->minx : minx;
+        miny = p->miny < miny ? p->miny : miny;
+        maxx = p->maxx > maxx ? p->maxx : maxx;
+        maxy = p->maxy > maxy ? p->maxy : maxy;
     }
+    /* wider than every small box by 1/64: a lower corner's cell, computed in
+     * double, then never lands two cells from that of a box it overlaps */
+    cell = cell_size > 0.0f ? cell_size : cell + cell / 64.0f;
+    if (!(cell > 0.0f) || !isfinite(cell)) cell = 1.0f; /* no shapes, or none small */
     if (nsmall == 0) minx = miny = maxx = maxy = 0.0;
-    double budget = CELLS_PER_SHAPE * nsmall + CELLS_FLOOR, cols, rows;
+    merge_groups(bp, ctx.parts, items);
+    uint32_t ngroups = bp->ngroups;
+    /* the cell budget is for all the sub-grids together */
+    double budget = (CELLS_PER_SHAPE * nsmall + CELLS_FLOOR) / ngroups, cols, rows;
     for (;;) {
         cols = floor((maxx - minx) / cell) + 1.0;
         rows = floor((maxy - miny) / cell) + 1.0;
@@ -151,20 +317,20 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     bp->oy = miny;
     bp->inv = 1.0 / (double)cell;
     bp->margin = grow;
-    size_t ncells = (size_t)bp->nx * bp->ny;
+    bp->ncells = bp->nx * bp->ny;
+    size_t ncells = (size_t)bp->ncells * ngroups; /* every sub-grid's cells, group by group */
     size_t cap_cells = bp->cap_cells;
     if (!sepax_bp_reserve(bp, (void **)&bp->start, &cap_cells, ncells + 2, sizeof(uint32_t)))
         return SEPAX_ERR_NOMEM;
     bp->cap_cells = cap_cells;
 
-    /* counting sort by cell; large shapes after the small ones */
+    /* counting sort by group and cell; large shapes after the small ones (key holds
+     * each small shape's group, from assign_groups) */
     uint32_t *start = bp->start;
     memset(start, 0, (ncells + 2) * sizeof *start);
+    bp->sched.parallel_for(keys_task, items, &ctx, bp->sched.user);
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = UINT32_MAX;
-        if (bp->ext[i] <= limit)
-            k = sepax_grid_row(bp, bp->loy[i]) * bp->nx + sepax_grid_col(bp, bp->lox[i]);
-        bp->key[i] = k;
+        uint32_t k = bp->key[i];
         if (k != UINT32_MAX) start[k + 2]++;
     }
     for (size_t c = 2; c < ncells + 2; c++) start[c] += start[c - 1];
@@ -178,19 +344,9 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     }
     bp->nsmall = nsmall;
     bp->n = n;
-    /* gather the columns in sorted order, through ext (a scratch column) */
+    bp->sched.parallel_for(columns_task, items, &ctx, bp->sched.user);
     float *cols4[4] = {bp->lox, bp->loy, bp->hix, bp->hiy};
-    for (int c = 0; c < 4; c++) {
-        float *col = cols4[c];
-        for (uint32_t p = 0; p < n; p++) bp->ext[p] = col[bp->sid[p]];
-        memcpy(col, bp->ext, (size_t)n * sizeof *col);
-        memset(col + n, 0, BP_PAD * sizeof *col);
-    }
-    for (uint32_t p = 0; p < n; p++) {
-        sepax_filter f = s->filter[bp->sid[p]];
-        bp->cat[p] = f.category;
-        bp->mask[p] = f.mask;
-    }
+    for (int c = 0; c < 4; c++) memset(cols4[c] + n, 0, BP_PAD * sizeof(float));
     memset(bp->cat + n, 0, BP_PAD * sizeof *bp->cat);
     memset(bp->mask + n, 0, BP_PAD * sizeof *bp->mask);
     start[ncells] = nsmall;

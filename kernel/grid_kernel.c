@@ -31,6 +31,60 @@ static inline size_t emit(uint32_t *out, size_t n, uint32_t base, unsigned bits,
 
 #if BOX_WIDE
 #define W 8
+/* For each 8-bit mask, the lanes of its set bits in order, a nibble each (low nibble
+ * first): one table load and a shift per lane compress a register's passing positions.
+ * Generated: entry m = sum over the i-th set bit k of m of k << 4i. */
+static const uint32_t k_compress[256] = {
+    0x00000000u, 0x00000000u, 0x00000001u, 0x00000010u, 0x00000002u, 0x00000020u, 0x00000021u,
+    0x00000210u, 0x00000003u, 0x00000030u, 0x00000031u, 0x00000310u, 0x00000032u, 0x00000320u,
+    0x00000321u, 0x00003210u, 0x00000004u, 0x00000040u, 0x00000041u, 0x00000410u, 0x00000042u,
+    0x00000420u, 0x00000421u, 0x00004210u, 0x00000043u, 0x00000430u, 0x00000431u, 0x00004310u,
+    0x00000432u, 0x00004320u, 0x00004321u, 0x00043210u, 0x00000005u, 0x00000050u, 0x00000051u,
+    0x00000510u, 0x00000052u, 0x00000520u, 0x00000521u, 0x00005210u, 0x00000053u, 0x00000530u,
+    0x00000531u, 0x00005310u, 0x00000532u, 0x00005320u, 0x00005321u, 0x00053210u, 0x00000054u,
+    0x00000540u, 0x00000541u, 0x00005410u, 0x00000542u, 0x00005420u, 0x00005421u, 0x00054210u,
+    0x00000543u, 0x00005430u, 0x00005431u, 0x00054310u, 0x00005432u, 0x00054320u, 0x00054321u,
+    0x00543210u, 0x00000006u, 0x00000060u, 0x00000061u, 0x00000610u, 0x00000062u, 0x00000620u,
+    0x00000621u, 0x00006210u, 0x00000063u, 0x00000630u, 0x00000631u, 0x00006310u, 0x00000632u,
+    0x00006320u, 0x00006321u, 0x00063210u, 0x00000064u, 0x00000640u, 0x00000641u, 0x00006410u,
+    0x00000642u, 0x00006420u, 0x00006421u, 0x00064210u, 0x00000643u, 0x00006430u, 0x00006431u,
+    0x00064310u, 0x00006432u, 0x00064320u, 0x00064321u, 0x00643210u, 0x00000065u, 0x00000650u,
+    0x00000651u, 0x00006510u, 0x00000652u, 0x00006520u, 0x00006521u, 0x00065210u, 0x00000653u,
+    0x00006530u, 0x00006531u, 0x00065310u, 0x00006532u, 0x00065320u, 0x00065321u, 0x00653210u,
+    0x00000654u, 0x00006540u, 0x00006541u, 0x00065410u, 0x00006542u, 0x00065420u, 0x00065421u,
+    0x00654210u, 0x00006543u, 0x00065430u, 0x00065431u, 0x00654310u, 0x00065432u, 0x00654320u,
+    0x00654321u, 0x06543210u, 0x00000007u, 0x00000070u, 0x00000071u, 0x00000710u, 0x00000072u,
+    0x00000720u, 0x00000721u, 0x00007210u, 0x00000073u, 0x00000730u, 0x00000731u, 0x00007310u,
+    0x00000732u, 0x00007320u, 0x00007321u, 0x00073210u, 0x00000074u, 0x00000740u, 0x00000741u,
+    0x00007410u, 0x00000742u, 0x00007420u, 0x00007421u, 0x00074210u, 0x00000743u, 0x00007430u,
+    0x00007431u, 0x00074310u, 0x00007432u, 0x00074320u, 0x00074321u, 0x00743210u, 0x00000075u,
+    0x00000750u, 0x00000751u, 0x00007510u, 0x00000752u, 0x00007520u, 0x00007521u, 0x00075210u,
+    0x00000753u, 0x00007530u, 0x00007531u, 0x00075310u, 0x00007532u, 0x00075320u, 0x00075321u,
+    0x00753210u, 0x00000754u, 0x00007540u, 0x00007541u, 0x00075410u, 0x00007542u, 0x00075420u,
+    0x00075421u, 0x00754210u, 0x00007543u, 0x00075430u, 0x00075431u, 0x00754310u, 0x00075432u,
+    0x00754320u, 0x00754321u, 0x07543210u, 0x00000076u, 0x00000760u, 0x00000761u, 0x00007610u,
+    0x00000762u, 0x00007620u, 0x00007621u, 0x00076210u, 0x00000763u, 0x00007630u, 0x00007631u,
+    0x00076310u, 0x00007632u, 0x00076320u, 0x00076321u, 0x00763210u, 0x00000764u, 0x00007640u,
+    0x00007641u, 0x00076410u, 0x00007642u, 0x00076420u, 0x00076421u, 0x00764210u, 0x00007643u,
+    0x00076430u, 0x00076431u, 0x00764310u, 0x00076432u, 0x00764320u, 0x00764321u, 0x07643210u,
+    0x00000765u, 0x00007650u, 0x00007651u, 0x00076510u, 0x00007652u, 0x00076520u, 0x00076521u,
+    0x00765210u, 0x00007653u, 0x00076530u, 0x00076531u, 0x00765310u, 0x00076532u, 0x00765320u,
+    0x00765321u, 0x07653210u, 0x00007654u, 0x00076540u, 0x00076541u, 0x00765410u, 0x00076542u,
+    0x00765420u, 0x00765421u, 0x07654210u, 0x00076543u, 0x00765430u, 0x00765431u, 0x07654310u,
+    0x00765432u, 0x07654320u, 0x07654321u, 0x76543210u,
+};
+
+static inline size_t emit_wide(uint32_t *out, size_t n, uint32_t base, unsigned bits) {
+    static const int32_t shift[8] = {0, 4, 8, 12, 16, 20, 24, 28};
+    simde__m256i lanes = simde_mm256_and_si256(
+        simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)k_compress[bits]),
+                               simde_mm256_loadu_si256((const void *)shift)),
+        simde_mm256_set1_epi32(7));
+    simde_mm256_storeu_si256((void *)(out + n),
+                             simde_mm256_add_epi32(lanes, simde_mm256_set1_epi32((int32_t)base)));
+    return n + (size_t)__builtin_popcount(bits);
+}
+
 static inline unsigned test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m256 plox,
                                   simde__m256 ploy, simde__m256 phix, simde__m256 phiy,
                                   simde__m256i pcat, simde__m256i pmask, simde__m256i nofilter) {
@@ -74,6 +128,12 @@ static inline unsigned test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m
 }
 #endif
 
+#if BOX_WIDE
+#define EMIT(out, n, base, bits) emit_wide(out, n, base, bits)
+#else
+#define EMIT(out, n, base, bits) emit(out, n, base, bits, W)
+#endif
+
 size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, uint32_t begin, uint32_t end,
                                         const sepax_box_probe *probe, uint32_t *out) {
 #if BOX_WIDE
@@ -89,15 +149,18 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, uint32_t begin
     simde__m128i pmask = simde_mm_set1_epi32((int32_t)probe->mask);
     simde__m128i nofilter = simde_mm_set1_epi32(probe->filter ? 0 : -1);
 #endif
+    /* the columns by value: stores to out could alias them as far as the compiler knows */
+    const sepax_box_soa cols = *soa;
+    soa = &cols;
     size_t n = 0;
     uint32_t j = begin;
     for (; j + W <= end; j += W) {
         unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
-        n = emit(out, n, j, bits, W);
+        n = EMIT(out, n, j, bits); /* no branch: in a dense frame it is a coin toss */
     }
     if (j < end) { /* the last lanes read the padding past the run; their bits are dropped */
         unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
-        n = emit(out, n, j, bits & ((1u << (end - j)) - 1u), W);
+        n = EMIT(out, n, j, bits & ((1u << (end - j)) - 1u));
     }
     return n;
 }

@@ -73,9 +73,12 @@ static void scan_cells(const sepax_broadphase *bp, const sepax_shapes *s, const 
         uint32_t y0 = sepax_grid_row(bp, probe->loy), y1 = sepax_grid_row(bp, probe->hiy);
         x0 -= x0 > 0;
         y0 -= y0 > 0;
-        for (uint32_t y = y0; y <= y1; y++)
-            scan(bp, s, k, probe, bp->start[y * bp->nx + x0], bp->start[y * bp->nx + x1 + 1], take,
-                 ctx);
+        for (uint32_t g = 0; g < bp->ngroups; g++) {
+            const uint32_t *start = bp->start + (size_t)g * bp->ncells;
+            for (uint32_t y = y0; y <= y1; y++)
+                scan(bp, s, k, probe, start[y * bp->nx + x0], start[y * bp->nx + x1 + 1], take,
+                     ctx);
+        }
     }
     scan(bp, s, k, probe, bp->nsmall, bp->n, take, ctx);
 }
@@ -274,8 +277,11 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
             sepax_box_probe pr = ray_box(bp, ray, s0, s1);
             uint32_t x0 = sepax_grid_col(bp, pr.lox), x1 = sepax_grid_col(bp, pr.hix);
             x0 -= x0 > 0;
-            scan(bp, store, k, &pr, bp->start[r * bp->nx + x0], bp->start[r * bp->nx + x1 + 1],
-                 take_ray, &c);
+            for (uint32_t g = 0; g < bp->ngroups; g++) {
+                const uint32_t *start = bp->start + (size_t)g * bp->ncells;
+                scan(bp, store, k, &pr, start[r * bp->nx + x0], start[r * bp->nx + x1 + 1],
+                     take_ray, &c);
+            }
         }
     }
     double u0 = 0.0, u1 = ray->max_fraction;

@@ -68,3 +68,10 @@ static inline void lf_store2(lf a, float *p0, float *p1) {
     (void)p1;
     simde_mm256_store_ps(p0, a);
 }
+
+/* a store that bypasses the caches (for data not read again soon); lf_stream_fence after */
+static inline void lf_stream2(lf a, float *p0, float *p1) {
+    (void)p1;
+    simde_mm256_stream_ps(p0, a);
+}
+static inline void lf_stream_fence(void) { simde_mm_sfence(); }

@@ -79,3 +79,11 @@ static inline void lf_store2(lf a, float *p0, float *p1) {
     simde_mm256_store_ps(
         p1, simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
 }
+
+/* a store that bypasses the caches (for data not read again soon); lf_stream_fence after */
+static inline void lf_stream2(lf a, float *p0, float *p1) {
+    simde_mm256_stream_ps(p0, simde_mm512_castps512_ps256(a));
+    simde_mm256_stream_ps(
+        p1, simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
+}
+static inline void lf_stream_fence(void) { simde_mm_sfence(); }

@@ -130,3 +130,7 @@ static inline void lf_store2(lf a, float *p0, float *p1) {
     (void)p1;
     lf_store(a, p0);
 }
+
+/* no cache-bypassing store here: a plain one */
+static inline void lf_stream2(lf a, float *p0, float *p1) { lf_store2(a, p0, p1); }
+static inline void lf_stream_fence(void) {}

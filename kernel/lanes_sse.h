@@ -105,3 +105,11 @@ static inline void lf_store2(lf a, float *p0, float *p1) {
     simde_mm_store_ps(p0, a.lo);
     simde_mm_store_ps(p0 + 4, a.hi);
 }
+
+/* a store that bypasses the caches (for data not read again soon); lf_stream_fence after */
+static inline void lf_stream2(lf a, float *p0, float *p1) {
+    (void)p1;
+    simde_mm_stream_ps(p0, a.lo);
+    simde_mm_stream_ps(p0 + 4, a.hi);
+}
+static inline void lf_stream_fence(void) { simde_mm_sfence(); }

@@ -36,7 +36,23 @@ static inline __attribute__((always_inline)) world_lanes to_world(lf c, lf s, lf
 #define LOCAL(st, field, id)                                                                       \
     (&(st)->local[(id) / SEPAX_BLOCK_LANES].field[(id) % SEPAX_BLOCK_LANES])
 
+/* Stores past this many shapes write their world records and blocks around the caches: a
+ * frame reads them back only for the few shapes in candidate pairs (and the blocks only for
+ * sepax_overlap_one and raycast_range), and a store past the L2 cache would otherwise read
+ * every line before writing it. Below it, they stay in cache for the queries that follow. */
+#define STREAM_SHAPES 16384u
+
+/* write a row, around the caches or not (the same bits either way) */
+#define PUT(stream, v, p0, p1)                                                                     \
+    do {                                                                                           \
+        if (stream)                                                                                \
+            lf_stream2(v, p0, p1);                                                                 \
+        else                                                                                       \
+            lf_store2(v, p0, p1);                                                                  \
+    } while (0)
+
 static void update_records(sepax_shapes *st, uint32_t begin, uint32_t end) {
+    int stream = st->count >= STREAM_SHAPES;
     for (uint32_t i = begin; i < end; i += SEPAX_P) {
         uint32_t i1 = i + SEPAX_P - 1 < end ? i + SEPAX_P - 1 : i;
         const sepax_local_rec *l0 = &st->lrec[i], *l1 = &st->lrec[i1];
@@ -48,12 +64,13 @@ static void update_records(sepax_shapes *st, uint32_t begin, uint32_t end) {
         lf cbias = lf_bcast(LOCAL(st, cbias, i), LOCAL(st, cbias, i1));
         world_lanes w = to_world(c, s, px, py, lf_load(l0->x, l1->x), lf_load(l0->y, l1->y),
                                  lf_load(l0->nx, l1->nx), lf_load(l0->ny, l1->ny), cbias);
-        lf_store2(w.x, r0->x, r1->x);
-        lf_store2(w.y, r0->y, r1->y);
-        lf_store2(w.nx, r0->nx, r1->nx);
-        lf_store2(w.ny, r0->ny, r1->ny);
-        lf_store2(w.c, r0->c, r1->c);
+        PUT(stream, w.x, r0->x, r1->x);
+        PUT(stream, w.y, r0->y, r1->y);
+        PUT(stream, w.nx, r0->nx, r1->nx);
+        PUT(stream, w.ny, r0->ny, r1->ny);
+        PUT(stream, w.c, r0->c, r1->c);
     }
+    if (stream) lf_stream_fence();
 }
 
 /* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
@@ -63,6 +80,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
     if (first_block >= nblocks) return;
     if (blocks > nblocks - first_block) blocks = (uint32_t)(nblocks - first_block);
     nblocks = (size_t)first_block + blocks;
+    int stream = st->count >= STREAM_SHAPES;
     for (size_t b = first_block; b < nblocks; b += SEPAX_P) {
         /* with two slots and an odd last block, slot 1 repeats slot 0: it
          * writes the same bits to the same place */
@@ -83,11 +101,11 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
             world_lanes w =
                 to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
                          lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]), cbias);
-            lf_store2(w.x, w0->x[k], w1->x[k]);
-            lf_store2(w.y, w0->y[k], w1->y[k]);
-            lf_store2(w.nx, w0->nx[k], w1->nx[k]);
-            lf_store2(w.ny, w0->ny[k], w1->ny[k]);
-            lf_store2(w.c, w0->c[k], w1->c[k]);
+            PUT(stream, w.x, w0->x[k], w1->x[k]);
+            PUT(stream, w.y, w0->y[k], w1->y[k]);
+            PUT(stream, w.nx, w0->nx[k], w1->nx[k]);
+            PUT(stream, w.ny, w0->ny[k], w1->ny[k]);
+            PUT(stream, w.c, w0->c[k], w1->c[k]);
             if (k == 0) {
                 lf_store(w.x, x0);
                 lf_store(w.y, y0);

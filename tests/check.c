@@ -471,6 +471,48 @@ static void random_poses(sepax_shapes *s, uint64_t seed) {
     free(poses);
 }
 
+/* Every shape's world data (views and box) against the reference's, bit for bit. */
+static size_t compare_world(const sepax_shapes *s, size_t *compared, check_msg *msg) {
+    size_t bad = 0;
+    for (uint32_t id = 0; id < sepax_shapes_count(s); id++) {
+        sepax_world_shape want;
+        sepax_shape_view got;
+        sepax_aabb box;
+        sepax_ref_world(s, id, &want);
+        sepax_shapes_view(s, id, &got);
+        sepax_shapes_aabb(s, id, &box);
+        const float *g[5] = {got.x, got.y, got.nx, got.ny, got.c};
+        const float *w[5] = {want.x, want.y, want.nx, want.ny, want.c};
+        int same = memcmp(&box, &want.aabb, sizeof box) == 0 && got.kind == want.kind &&
+                   got.count == want.count && memcmp(&got.radius, &want.radius, 4) == 0;
+        for (int r = 0; r < 5; r++)
+            same &= memcmp(g[r], w[r], SEPAX_MAX_VERTS * sizeof(float)) == 0;
+        *compared += 1;
+        if (!same && !bad++)
+            snprintf(msg->text, sizeof msg->text, "update: shape %u world data differs", id);
+    }
+    return bad;
+}
+
+/* A store large enough that the update writes around the caches (update_kernel.c). */
+static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    wl_config cfg = wl_default();
+    cfg.shapes = 20000;
+    cfg.kinds = WL_MIXED;
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    size_t bad = 0;
+    if (!s || wl_fill_store(s, &cfg) != SEPAX_OK) {
+        snprintf(msg->text, sizeof msg->text, "could not build the streamed update workload");
+        bad = 1;
+    } else {
+        random_poses(s, 7);
+        k->update(s, 0, cfg.shapes / 8);
+        bad = compare_world(s, compared, msg);
+    }
+    sepax_shapes_destroy(s);
+    return bad;
+}
+
 size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     wl_config cfg = wl_default();
     cfg.shapes = 1000; /* not a multiple of 16: a partial last block */
@@ -490,23 +532,7 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     k->update(s, 0, 3);
     k->update(s, 3, 60);
     k->update(s, 63, 1000);
-    for (uint32_t id = 0; id < cfg.shapes; id++) {
-        sepax_world_shape want;
-        sepax_shape_view got;
-        sepax_aabb box;
-        sepax_ref_world(s, id, &want);
-        sepax_shapes_view(s, id, &got);
-        sepax_shapes_aabb(s, id, &box);
-        const float *g[5] = {got.x, got.y, got.nx, got.ny, got.c};
-        const float *w[5] = {want.x, want.y, want.nx, want.ny, want.c};
-        int same = memcmp(&box, &want.aabb, sizeof box) == 0 && got.kind == want.kind &&
-                   got.count == want.count && memcmp(&got.radius, &want.radius, 4) == 0;
-        for (int r = 0; r < 5; r++)
-            same &= memcmp(g[r], w[r], SEPAX_MAX_VERTS * sizeof(float)) == 0;
-        *compared += 1;
-        if (!same && !bad++)
-            snprintf(msg->text, sizeof msg->text, "update: shape %u world data differs", id);
-    }
+    bad += compare_world(s, compared, msg);
     /* the moved shapes, through every query */
     if (wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
         snprintf(msg->text, sizeof msg->text, "could not pair the moved shapes");
@@ -514,6 +540,7 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
         goto out;
     }
     bad += check_store(k, s, pairs, cfg.pairs, 16, compared, msg);
+    bad += check_update_streamed(k, compared, msg);
 out:
     sepax_shapes_destroy(s);
     free(pairs);

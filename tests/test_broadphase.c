@@ -237,6 +237,42 @@ Test(broadphase, every_test_and_margin_matches_brute_force) {
     sepax_shapes_destroy(s);
 }
 
+/* More distinct filters than the grid keeps apart (one grid, filters in the range
+ * tests), and a bullet-hell's few (bullets never meet bullets). */
+Test(broadphase, many_filters_and_few) {
+    sepax_shapes *s = make_store(2000, 61, 6);
+    uint32_t n = sepax_shapes_count(s);
+    sepax_filter *f = malloc(n * sizeof *f);
+    wl_rng r = {5};
+    for (int round = 0; round < 2; round++) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (round == 0) /* 12 categories, random masks: dozens of distinct filters */
+                f[i] = (sepax_filter){1u << (i % 12), (uint32_t)wl_next(&r) | 1u};
+            else /* player 1, enemies 2, player shots 4, enemy shots 8 */
+                f[i] = i == 0       ? (sepax_filter){1, 2 | 8}
+                       : i % 5 == 1 ? (sepax_filter){2, 1 | 4}
+                       : i % 5 == 2 ? (sepax_filter){4, 2}
+                                    : (sepax_filter){8, 1};
+        }
+        sepax_shapes_set_filters(s, 0, n, f);
+        sepax_broadphase *bp = sepax_broadphase_create(NULL);
+        for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_COLLIDE; test++) {
+            result_set got = frame_ok(bp, s, test, 0.0f);
+            result_set want = brute(s, test, 0.0f);
+            expect_same_set(s, got, want, test, round ? "bullet-hell filters" : "many filters");
+            cr_assert(want.n > (round ? 10u : 300u), "only %zu contacts", want.n);
+            free_set(&got);
+            free_set(&want);
+        }
+        result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, 0.0f);
+        expect_candidates(s, c, 0.0f);
+        free_set(&c);
+        sepax_broadphase_destroy(bp);
+    }
+    free(f);
+    sepax_shapes_destroy(s);
+}
+
 /* Boxes on an integer lattice, sharing edges and corners exactly: touching counts. */
 Test(broadphase, touching_lattice) {
     sepax_shapes *s = sepax_shapes_create(0);
@@ -601,5 +637,60 @@ Test(broadphase, empty) {
     cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
     cr_assert_eq(count, 0);
     sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* ---- out of memory ------------------------------------------------------------------- */
+
+typedef struct budget {
+    int left; /* allocations still allowed */
+} budget;
+
+static void *budget_alloc(size_t size, size_t align, void *ctx) {
+    budget *b = ctx;
+    if (b->left <= 0) return NULL;
+    b->left--;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void budget_free(void *p, void *ctx) {
+    (void)ctx;
+    free(p);
+}
+
+/* Every allocation the broadphase makes fails in turn: creation returns NULL or the frame
+ * SEPAX_ERR_NOMEM, nothing crashes or leaks (valgrind and ASan run this), and once memory
+ * is there the frame finds what an unconstrained one finds. */
+Test(broadphase, out_of_memory) {
+    sepax_shapes *s = make_store(3000, 71, 8);
+    sepax_broadphase *ref = sepax_broadphase_create(NULL);
+    result_set want = frame_ok(ref, s, SEPAX_TEST_COLLIDE, 0.0f);
+    int succeeded = 0;
+    for (int allowed = 0; allowed < 200 && !succeeded; allowed++) {
+        budget b = {allowed};
+        sepax_allocator mem = {budget_alloc, budget_free, &b};
+        sepax_broadphase_config cfg = {2, NULL, &mem};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        if (!bp) continue;
+        sepax_status st;
+        result_set got = frame(bp, s, SEPAX_TEST_COLLIDE, 0.0f, want.n + 8, &st);
+        cr_assert(st == SEPAX_OK || st == SEPAX_ERR_NOMEM, "%d allocations: %s", allowed,
+                  sepax_status_str(st));
+        if (st == SEPAX_OK) {
+            expect_identical(got, want, SEPAX_TEST_COLLIDE, "after NOMEM retries");
+            succeeded = 1;
+        } else {
+            b.left = 1000; /* the same broadphase recovers once memory is back */
+            free_set(&got);
+            got = frame(bp, s, SEPAX_TEST_COLLIDE, 0.0f, want.n + 8, &st);
+            cr_assert_eq(st, SEPAX_OK);
+            expect_identical(got, want, SEPAX_TEST_COLLIDE, "recovered");
+        }
+        free_set(&got);
+        sepax_broadphase_destroy(bp);
+    }
+    cr_assert(succeeded, "no budget under 200 allocations was enough");
+    free_set(&want);
+    sepax_broadphase_destroy(ref);
     sepax_shapes_destroy(s);
 }

@@ -177,6 +177,38 @@ int main(int argc, char **argv) {
            "from the reference\n",
            bad || failed ? "FAIL" : "ok  ", threads, rounds,
            sepax_backend_name(sepax_get_backend()), cfg.pairs, count, bad);
+    /* the whole-frame call on the built-in pool (helgrind checks its hand-offs): every
+     * frame on `threads` threads must give one thread's results, bit for bit */
+    size_t frame_bad = 0, found = 0;
+    {
+        sepax_broadphase_config cfg1 = {1, NULL, NULL}, cfgn = {(uint32_t)threads, NULL, NULL};
+        sepax_broadphase *one = sepax_broadphase_create(&cfg1),
+                         *many = sepax_broadphase_create(&cfgn);
+        size_t cap = (size_t)count * 16;
+        sepax_pair *p1 = malloc(cap * sizeof *p1), *pn = malloc(cap * sizeof *pn);
+        sepax_manifold *m1 = malloc(cap * sizeof *m1), *mn = malloc(cap * sizeof *mn);
+        if (!one || !many || !p1 || !pn || !m1 || !mn) return 1;
+        sepax_frame_options fo = {SEPAX_TEST_MANIFOLD, 0.05f, 0.0f, 1};
+        for (int r = 0; r < rounds; r++) {
+            sepax_contacts o1 = {p1, NULL, m1, cap}, on = {pn, NULL, mn, cap};
+            size_t n1 = 0, nn = 0;
+            if (sepax_find_contacts(one, store, &fo, &o1, &n1) != SEPAX_OK ||
+                sepax_find_contacts(many, store, &fo, &on, &nn) != SEPAX_OK || n1 != nn ||
+                memcmp(p1, pn, n1 * sizeof *p1) != 0 || memcmp(m1, mn, n1 * sizeof *m1) != 0)
+                frame_bad++;
+            found = n1;
+        }
+        printf("%s whole frames on %d threads: %zu contacts, %zu frames differ from one thread's\n",
+               frame_bad || found == 0 ? "FAIL" : "ok  ", threads, found, frame_bad);
+        if (found == 0) frame_bad++;
+        free(p1);
+        free(pn);
+        free(m1);
+        free(mn);
+        sepax_broadphase_destroy(one);
+        sepax_broadphase_destroy(many);
+    }
+    bad += frame_bad;
     for (int m = 0; m < 2; m++) {
         free(e.hit[m]);
         free(e.coll[m]);

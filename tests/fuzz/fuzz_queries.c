@@ -29,7 +29,16 @@
  * both; on an error nothing is written; on success every backend's output
  * is the reference's, bit for bit, and nothing is written past n. Removals report the move, keep
  * the moved shape's data, and refuse the dead ids afterwards. A store changed by removals is
- * rebuilt before the next input. */
+ * rebuilt before the next input.
+ *
+ * Then a whole frame on the same store (sepax_find_contacts, by turns on one
+ * and on two threads): the test from byte 2 (4: not a test), the margin as
+ * above, a capacity from byte 3 (often too small), filters from the pair
+ * bytes. A refused frame writes nothing; SEPAX_ERR_CAPACITY reports the
+ * count a second call gets in full; the pairs found are exactly those that
+ * brute force over every pair (sepax_overlap_opt, the filters applied by
+ * hand) finds. A box query from the input bytes must find what brute force
+ * finds over the shapes' boxes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +106,98 @@ static int check_id_status(sepax_status st, int verdict) {
 static void remove_one(uint8_t byte) {
     uint32_t probe;
     if (fuzz_remove(store, byte, &dead, &probe)) dirty = 1;
+}
+
+static sepax_broadphase *bp1, *bp2;
+
+/* The whole-frame checks (see the top of the file). */
+static void check_frame(const uint8_t *data, size_t size, const sepax_query_options *opt,
+                        int margin_ok, sepax_status margin_err) {
+    if (!bp1) {
+        sepax_broadphase_config two = {2, NULL, NULL};
+        bp1 = sepax_broadphase_create(NULL);
+        bp2 = sepax_broadphase_create(&two);
+        if (!bp1 || !bp2) fail("broadphase create");
+    }
+    uint32_t total = sepax_shapes_count(store);
+    static sepax_filter filters[SHAPES];
+    for (uint32_t i = 0; i < total; i++) {
+        uint8_t b = size ? data[(i * 7u) % size] : 0;
+        filters[i] = (sepax_filter){1u << (b & 3), (b & 0x40) ? (1u << ((b >> 2) & 3)) : ~0u};
+    }
+    sepax_shapes_set_filters(store, 0, total, filters);
+    int test = data[2] % 5;
+    float margin = opt ? opt->margin : 0.0f;
+    sepax_frame_options fo = {test, margin, 0.0f, data[1] & 1};
+    size_t cap = data[3] % 64;
+    enum { ROOM = SHAPES * SHAPES / 2 + 8 };
+    static sepax_pair pairs[ROOM];
+    static sepax_hit hits[ROOM];
+    static sepax_manifold mans[ROOM];
+    memset(pairs, MARK, sizeof pairs);
+    memset(hits, MARK, sizeof hits);
+    memset(mans, MARK, sizeof mans);
+    sepax_contacts out = {pairs, hits, mans, cap};
+    size_t count = 12345;
+    sepax_broadphase *bp = (data[1] & 2) ? bp2 : bp1;
+    sepax_status st = sepax_find_contacts(bp, store, &fo, &out, &count);
+    if (test == 4) {
+        if (st != SEPAX_ERR_BAD_OPTION) fail("frame: an unknown test accepted");
+    } else if (!margin_ok) {
+        if (st != margin_err) fail("frame: bad margin not refused");
+    } else if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY) {
+        fail("frame: good arguments refused");
+    }
+    if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY && count != 12345)
+        fail("frame: count written on error");
+    size_t written = st == SEPAX_OK ? count : 0;
+    if (!untouched(pairs, written * sizeof *pairs, sizeof pairs) ||
+        !untouched(hits, test == SEPAX_TEST_COLLIDE ? written * sizeof *hits : 0, sizeof hits) ||
+        !untouched(mans, test == SEPAX_TEST_MANIFOLD ? written * sizeof *mans : 0, sizeof mans))
+        fail("frame: wrote on error or past the results");
+    if (st == SEPAX_ERR_CAPACITY) {
+        if (count <= cap) fail("frame: CAPACITY with room enough");
+        out.capacity = ROOM;
+        size_t again;
+        st = sepax_find_contacts(bp, store, &fo, &out, &again);
+        if (st != SEPAX_OK || again != count) fail("frame: the second call lost results");
+    }
+    if (st != SEPAX_OK || test == SEPAX_TEST_AABB) return;
+    /* brute force: every pair i < j whose filters meet */
+    static sepax_pair all[ROOM];
+    static uint8_t hit[ROOM];
+    size_t n = 0, want = 0;
+    for (uint32_t i = 0; i < total; i++)
+        for (uint32_t j = i + 1; j < total; j++)
+            if ((filters[i].category & filters[j].mask) && (filters[j].category & filters[i].mask))
+                all[n++] = (sepax_pair){sepax_shapes_id(store, i), sepax_shapes_id(store, j)};
+    if (sepax_overlap_opt(store, all, n, opt, hit) != SEPAX_OK) fail("frame: brute force");
+    for (size_t k = 0; k < n; k++) want += hit[k];
+    if (test == SEPAX_TEST_OVERLAP && want != count) fail("frame: not brute force's pair count");
+    for (size_t k = 0; k < count; k++) { /* each pair found is one brute force finds */
+        uint32_t a = pairs[k].a & SEPAX_ID_INDEX_MASK, b = pairs[k].b & SEPAX_ID_INDEX_MASK;
+        if (a >= b || b >= total || pairs[k].a != sepax_shapes_id(store, a) ||
+            pairs[k].b != sepax_shapes_id(store, b))
+            fail("frame: a pair not in index order or not live");
+        uint8_t h;
+        if (sepax_overlap_opt(store, &pairs[k], 1, opt, &h) != SEPAX_OK) fail("frame: recheck");
+        if (test == SEPAX_TEST_OVERLAP && !h) fail("frame: a pair that does not touch");
+    }
+    /* a box query */
+    sepax_aabb box = {{(float)(data[1] % 40) - 5.0f, (float)(data[2] % 40) - 5.0f}, {0, 0}};
+    box.upper = (sepax_vec2){box.lower.x + (float)(data[3] % 16), box.lower.y + 3.0f};
+    uint32_t ids[SHAPES];
+    size_t got;
+    if (sepax_broadphase_query_aabb(bp, store, box, ids, SHAPES, &got) != SEPAX_OK)
+        fail("box query refused");
+    size_t inside = 0;
+    for (uint32_t i = 0; i < total; i++) {
+        sepax_aabb b;
+        sepax_shapes_aabb(store, sepax_shapes_id(store, i), &b);
+        inside += b.lower.x <= box.upper.x && box.lower.x <= b.upper.x &&
+                  b.lower.y <= box.upper.y && box.lower.y <= b.upper.y;
+    }
+    if (got != inside) fail("box query: not brute force's count");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -291,5 +392,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (st_one != ref_one) fail("overlap_one status");
         if (memcmp(got, want_one, sizeof got) != 0) fail("overlap_one output or markers differ");
     }
+    check_frame(data, size, popt, margin_ok, margin_err);
     return 0;
 }
