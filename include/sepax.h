@@ -464,6 +464,9 @@ typedef struct sepax_scheduler {
 
 /// A uniform-grid broadphase with its frame pipeline: owns its grid and scratch memory (grown
 /// on the calling thread, kept between frames, so a steady frame allocates nothing).
+/// One thread at a time drives it (sepax_find_contacts, sepax_broadphase_build, destroy; the
+/// frame spreads itself over the workers); between those calls, any number of threads may run
+/// sepax_broadphase_query_* and sepax_broadphase_stats_get on it at once.
 typedef struct sepax_broadphase sepax_broadphase;
 
 typedef struct sepax_broadphase_config {
@@ -539,7 +542,8 @@ SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,
                                                   sepax_broadphase_stats *out);
 
 /// Ids of the shapes whose bounding boxes overlap `box` (touching counts), in grid order.
-/// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY and `ids` untouched.
+/// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY with the first
+/// `capacity` of them written.
 /// The grid must have been built from this store, unchanged since (else results are stale
 /// but memory-safe). Errors: SEPAX_ERR_NULL, NONFINITE / RANGE (box), SEPAX_ERR_MISALIGNED.
 SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,

@@ -3,6 +3,8 @@
 #ifndef SEPAX_BROADPHASE_H
 #define SEPAX_BROADPHASE_H
 
+#include <math.h>
+
 #include "kernel.h"
 
 /* Owners a frame chunk pairs: fixed, so chunk boundaries (and with them the
@@ -111,6 +113,21 @@ static inline int sepax_filters_meet(sepax_filter a, sepax_filter b) {
 /* The clamped column and row of a coordinate. */
 uint32_t sepax_grid_col(const sepax_broadphase *bp, double x);
 uint32_t sepax_grid_row(const sepax_broadphase *bp, double y);
+
+/* The cells where a small box overlapping box lx, ly, hx, hy can be keyed: from the cell
+ * before the lower corner's (a box keyed there reaches one cell on) to the upper corner's,
+ * columns x0 .. x1 and rows y0 .. y1, clamped. */
+typedef struct bp_span {
+    uint32_t x0, x1, y0, y1;
+} bp_span;
+bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx, float hy);
+
+/* How far the grid grows a box on each side beyond the margin: 2^-20 of its coordinates'
+ * size, so a pair the narrowphase calls touching, within its rounding, is always a
+ * candidate. */
+static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {
+    return (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-20f;
+}
 
 /* The boxes in sorted order, for the kernel's box_run. */
 static inline sepax_box_soa sepax_grid_soa(const sepax_broadphase *bp) {

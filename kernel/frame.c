@@ -164,6 +164,15 @@ static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, 
         for (size_t i = 0; i < got; i++) {
             uint32_t b = bp->sid[w->pos[i]];
             uint32_t idb = b | (uint32_t)gen[b] << SEPAX_ID_INDEX_BITS;
+            /* the narrowphase reads b's record a batch later: in grid order, b's index is
+             * anywhere in the store, so start the loads now */
+            if (f->test != SEPAX_TEST_AABB) {
+                const char *rec = (const char *)&f->store->rec[b];
+                __builtin_prefetch(rec);
+                __builtin_prefetch(rec + 64);
+                __builtin_prefetch(rec + 128);
+                __builtin_prefetch(&f->store->disc[b]);
+            }
             /* the lower index first, whichever shape owns the pair: masks, not a branch
              * (in a dense frame the order is a coin toss) */
             uint32_t first = 0u - (uint32_t)(o->index < b);
@@ -227,14 +236,11 @@ static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
     const sepax_broadphase *bp = f->bp;
     owner o = owner_at(bp, f->store, p);
     if (bp->nsmall) {
-        uint32_t x0 = sepax_grid_col(bp, bp->lox[p]), x1 = sepax_grid_col(bp, bp->hix[p]);
-        uint32_t y0 = sepax_grid_row(bp, bp->loy[p]), y1 = sepax_grid_row(bp, bp->hiy[p]);
-        x0 -= x0 > 0;
-        y0 -= y0 > 0;
+        bp_span sp = sepax_grid_span(bp, bp->lox[p], bp->loy[p], bp->hix[p], bp->hiy[p]);
         sepax_filter lf = {bp->cat[p], bp->mask[p]};
         for (uint32_t g = 0; g < bp->ngroups; g++)
             if (!bp->grouped || sepax_filters_meet(lf, bp->group_filter[g]))
-                m = pair_cells(f, w, m, c, &o, g, x0, x1, y0, y1);
+                m = pair_cells(f, w, m, c, &o, g, sp.x0, sp.x1, sp.y0, sp.y1);
     }
     return pair_run(f, w, m, c, &o, p + 1, bp->n);
 }

@@ -16,10 +16,6 @@
 #define CELLS_FLOOR 4096.0
 #define AXIS_CELLS 65536.0
 
-/* Boxes grow by this fraction of their coordinates' size so a pair the
- * narrowphase calls touching, within its rounding, is always a candidate. */
-#define SLACK 0x1p-20f
-
 int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 1;
     size_t want = need + need / 2 + 64;
@@ -45,6 +41,14 @@ uint32_t sepax_grid_col(const sepax_broadphase *bp, double x) {
 
 uint32_t sepax_grid_row(const sepax_broadphase *bp, double y) {
     return clamp_cell((y - bp->oy) * bp->inv, bp->ny);
+}
+
+bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx, float hy) {
+    bp_span sp = {sepax_grid_col(bp, lx), sepax_grid_col(bp, hx), sepax_grid_row(bp, ly),
+                  sepax_grid_row(bp, hy)};
+    sp.x0 -= sp.x0 > 0;
+    sp.y0 -= sp.y0 > 0;
+    return sp;
 }
 
 /* Every per-shape and per-sorted-position array for n shapes; on failure the
@@ -81,94 +85,98 @@ typedef struct build_part {
 } build_part;
 
 /* What the build's parallel steps share. */
-typedef struct build_ctx {
+typedef struct build_ctx build_ctx;
+/* One step of the build over shapes (or sorted positions) i0 .. i1-1, range `item`. */
+typedef void build_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1);
+struct build_ctx {
     sepax_broadphase *bp;
     const sepax_shapes *s;
     float grow, limit;
     build_part *parts;
-} build_ctx;
+    build_step *step;
+    uint32_t items;
+};
 
-static void range_of(uint32_t item, uint32_t n, uint32_t *i0, uint32_t *i1) {
-    *i0 = item * BP_BUILD_SHAPES;
-    *i1 = n - *i0 < BP_BUILD_SHAPES ? n : *i0 + BP_BUILD_SHAPES;
+static void step_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const build_ctx *b = ctx;
+    uint32_t n = b->s->count;
+    for (uint32_t item = begin; item < end; item++) {
+        uint32_t i0 = item * BP_BUILD_SHAPES;
+        b->step(b, item, i0, n - i0 < BP_BUILD_SHAPES ? n : i0 + BP_BUILD_SHAPES);
+    }
+}
+
+/* A step over every range of BP_BUILD_SHAPES, on the broadphase's scheduler. */
+static void run_step(build_ctx *b, build_step *step) {
+    b->step = step;
+    b->bp->sched.parallel_for(step_task, b->items, b, b->bp->sched.user);
 }
 
 /* Boxes grown by the margin and the slack, and their extents, in index order. */
-static void boxes_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
-    (void)worker;
-    const build_ctx *b = ctx;
+static void boxes_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
-    for (uint32_t item = begin; item < end; item++) {
-        uint32_t i0, i1;
-        range_of(item, b->s->count, &i0, &i1);
-        uint32_t *hist = b->parts[item].hist;
-        memset(hist, 0, sizeof b->parts[item].hist);
-        for (uint32_t i = i0; i < i1; i++) {
-            const sepax_aabb_block *a = &b->s->aabb[i / SEPAX_BLOCK_LANES];
-            unsigned l = i % SEPAX_BLOCK_LANES;
-            float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
-            float slack = (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * SLACK;
-            lx = lx - b->grow - slack;
-            ly = ly - b->grow - slack;
-            hx = hx + slack;
-            hy = hy + slack;
-            bp->ubox[i] = (bp_box){lx, ly, hx, hy};
-            float w = hx - lx, h = hy - ly, e = w > h ? w : h;
-            bp->ext[i] = e;
-            uint32_t bits; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
-            memcpy(&bits, &e, sizeof bits);
-            hist[(bits >> 23) & 0xffu]++;
-        }
+    uint32_t *hist = b->parts[item].hist;
+    memset(hist, 0, sizeof b->parts[item].hist);
+    for (uint32_t i = i0; i < i1; i++) {
+        const sepax_aabb_block *a = &b->s->aabb[i / SEPAX_BLOCK_LANES];
+        unsigned l = i % SEPAX_BLOCK_LANES;
+        float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
+        float slack = sepax_grid_slack(lx, ly, hx, hy);
+        lx = lx - b->grow - slack;
+        ly = ly - b->grow - slack;
+        hx = hx + slack;
+        hy = hy + slack;
+        bp->ubox[i] = (bp_box){lx, ly, hx, hy};
+        float w = hx - lx, h = hy - ly, e = w > h ? w : h;
+        bp->ext[i] = e;
+        uint32_t bits; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
+        memcpy(&bits, &e, sizeof bits);
+        hist[(bits >> 23) & 0xffu]++;
     }
 }
 
 /* Small or large; for the small: the cell, their count, the span of their lower
  * corners, their distinct filters. */
-static void classify_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
-    (void)worker;
-    const build_ctx *b = ctx;
+static void classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
-    for (uint32_t item = begin; item < end; item++) {
-        uint32_t i0, i1;
-        range_of(item, b->s->count, &i0, &i1);
-        build_part *part = &b->parts[item];
-        float cell = 0.0f, minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
-        uint32_t nsmall = 0, nf = 0;
-        sepax_filter last = {0, 0};
-        for (uint32_t i = i0; i < i1; i++) {
-            float e = bp->ext[i];
-            if (e > b->limit) {
-                bp->key[i] = UINT32_MAX;
-                continue;
-            }
-            bp->key[i] = 0;
-            nsmall++;
-            cell = e > cell ? e : cell;
-            float lx = bp->ubox[i].lx, ly = bp->ubox[i].ly;
-            minx = lx < minx ? lx : minx;
-            miny = ly < miny ? ly : miny;
-            maxx = lx > maxx ? lx : maxx;
-            maxy = ly > maxy ? ly : maxy;
-            sepax_filter f = b->s->filter[i];
-            if (nf && f.category == last.category && f.mask == last.mask) continue;
-            last = f;
-            uint32_t g = 0;
-            while (g < nf && g < BP_GROUPS &&
-                   (f.category != part->filter[g].category || f.mask != part->filter[g].mask))
-                g++;
-            if (g == nf && nf <= BP_GROUPS) {
-                if (nf < BP_GROUPS) part->filter[nf] = f;
-                nf++;
-            }
+    build_part *part = &b->parts[item];
+    float cell = 0.0f, minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+    uint32_t nsmall = 0, nf = 0;
+    sepax_filter last = {0, 0};
+    for (uint32_t i = i0; i < i1; i++) {
+        float e = bp->ext[i];
+        if (e > b->limit) {
+            bp->key[i] = UINT32_MAX;
+            continue;
         }
-        part->cell = cell;
-        part->nsmall = nsmall;
-        part->minx = minx;
-        part->miny = miny;
-        part->maxx = maxx;
-        part->maxy = maxy;
-        part->nfilters = nf;
+        bp->key[i] = 0;
+        nsmall++;
+        cell = e > cell ? e : cell;
+        float lx = bp->ubox[i].lx, ly = bp->ubox[i].ly;
+        minx = lx < minx ? lx : minx;
+        miny = ly < miny ? ly : miny;
+        maxx = lx > maxx ? lx : maxx;
+        maxy = ly > maxy ? ly : maxy;
+        sepax_filter f = b->s->filter[i];
+        if (nf && f.category == last.category && f.mask == last.mask) continue;
+        last = f;
+        uint32_t g = 0;
+        while (g < nf && g < BP_GROUPS &&
+               (f.category != part->filter[g].category || f.mask != part->filter[g].mask))
+            g++;
+        if (g == nf && nf <= BP_GROUPS) {
+            if (nf < BP_GROUPS) part->filter[nf] = f;
+            nf++;
+        }
     }
+    part->cell = cell;
+    part->nsmall = nsmall;
+    part->minx = minx;
+    part->miny = miny;
+    part->maxx = maxx;
+    part->maxy = maxy;
+    part->nfilters = nf;
 }
 
 /* The filter groups from the parts' distinct filters, in index order of first appearance:
@@ -214,41 +222,31 @@ static uint32_t group_of(const sepax_broadphase *bp, sepax_filter f) {
 }
 
 /* Each small shape's key from its group (in key) and the cell of its lower corner. */
-static void keys_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
-    (void)worker;
-    const build_ctx *b = ctx;
+static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
+    (void)item;
     sepax_broadphase *bp = b->bp;
-    for (uint32_t item = begin; item < end; item++) {
-        uint32_t i0, i1;
-        range_of(item, b->s->count, &i0, &i1);
-        for (uint32_t i = i0; i < i1; i++) {
-            if (bp->key[i] != UINT32_MAX)
-                bp->key[i] = (bp->grouped ? group_of(bp, b->s->filter[i]) : 0u) * bp->ncells +
-                             sepax_grid_row(bp, bp->ubox[i].ly) * bp->nx +
-                             sepax_grid_col(bp, bp->ubox[i].lx);
-        }
+    for (uint32_t i = i0; i < i1; i++) {
+        if (bp->key[i] != UINT32_MAX)
+            bp->key[i] = (bp->grouped ? group_of(bp, b->s->filter[i]) : 0u) * bp->ncells +
+                         sepax_grid_row(bp, bp->ubox[i].ly) * bp->nx +
+                         sepax_grid_col(bp, bp->ubox[i].lx);
     }
 }
 
 /* The columns the range kernel reads, in sorted order. */
-static void columns_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
-    (void)worker;
-    const build_ctx *b = ctx;
+static void columns_step(const build_ctx *b, uint32_t item, uint32_t p0, uint32_t p1) {
+    (void)item;
     sepax_broadphase *bp = b->bp;
-    for (uint32_t item = begin; item < end; item++) {
-        uint32_t p0, p1;
-        range_of(item, b->s->count, &p0, &p1);
-        for (uint32_t p = p0; p < p1; p++) {
-            uint32_t i = bp->sid[p];
-            bp_box box = bp->ubox[i];
-            sepax_filter f = b->s->filter[i];
-            bp->lox[p] = box.lx;
-            bp->loy[p] = box.ly;
-            bp->hix[p] = box.hx;
-            bp->hiy[p] = box.hy;
-            bp->cat[p] = f.category;
-            bp->mask[p] = f.mask;
-        }
+    for (uint32_t p = p0; p < p1; p++) {
+        uint32_t i = bp->sid[p];
+        bp_box box = bp->ubox[i];
+        sepax_filter f = b->s->filter[i];
+        bp->lox[p] = box.lx;
+        bp->loy[p] = box.ly;
+        bp->hix[p] = box.hx;
+        bp->hiy[p] = box.hy;
+        bp->cat[p] = f.category;
+        bp->mask[p] = f.mask;
     }
 }
 
@@ -263,8 +261,8 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     if (!sepax_bp_reserve(bp, (void **)&bp->parts, &cap_parts, items + 1, sizeof(build_part)))
         return SEPAX_ERR_NOMEM;
     bp->cap_parts = cap_parts;
-    build_ctx ctx = {bp, s, grow, 0.0f, bp->parts};
-    bp->sched.parallel_for(boxes_task, items, &ctx, bp->sched.user);
+    build_ctx ctx = {bp, s, grow, 0.0f, bp->parts, NULL, items};
+    run_step(&ctx, boxes_step);
     /* small shapes: up to 4x the top of the median size's power-of-two bucket (a few
      * bosses or walls must not make every cell huge), or up to a given cell */
     float limit;
@@ -282,7 +280,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
         limit = ldexpf(1.0f, (int)median - 127 + 3);
     }
     ctx.limit = limit;
-    bp->sched.parallel_for(classify_task, items, &ctx, bp->sched.user);
+    run_step(&ctx, classify_step);
     float cell = 0.0f;
     double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
     uint32_t nsmall = 0;
@@ -324,11 +322,10 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
         return SEPAX_ERR_NOMEM;
     bp->cap_cells = cap_cells;
 
-    /* counting sort by group and cell; large shapes after the small ones (key holds
-     * each small shape's group, from assign_groups) */
+    /* counting sort by group and cell; large shapes after the small ones */
     uint32_t *start = bp->start;
     memset(start, 0, (ncells + 2) * sizeof *start);
-    bp->sched.parallel_for(keys_task, items, &ctx, bp->sched.user);
+    run_step(&ctx, keys_step);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = bp->key[i];
         if (k != UINT32_MAX) start[k + 2]++;
@@ -344,7 +341,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     }
     bp->nsmall = nsmall;
     bp->n = n;
-    bp->sched.parallel_for(columns_task, items, &ctx, bp->sched.user);
+    run_step(&ctx, columns_step);
     float *cols4[4] = {bp->lox, bp->loy, bp->hix, bp->hiy};
     for (int c = 0; c < 4; c++) memset(cols4[c] + n, 0, BP_PAD * sizeof(float));
     memset(bp->cat + n, 0, BP_PAD * sizeof *bp->cat);

@@ -69,15 +69,12 @@ static void scan(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_
 static void scan_cells(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_kernel *k,
                        const sepax_box_probe *probe, take_fn *take, void *ctx) {
     if (bp->nsmall) {
-        uint32_t x0 = sepax_grid_col(bp, probe->lox), x1 = sepax_grid_col(bp, probe->hix);
-        uint32_t y0 = sepax_grid_row(bp, probe->loy), y1 = sepax_grid_row(bp, probe->hiy);
-        x0 -= x0 > 0;
-        y0 -= y0 > 0;
+        bp_span sp = sepax_grid_span(bp, probe->lox, probe->loy, probe->hix, probe->hiy);
         for (uint32_t g = 0; g < bp->ngroups; g++) {
             const uint32_t *start = bp->start + (size_t)g * bp->ncells;
-            for (uint32_t y = y0; y <= y1; y++)
-                scan(bp, s, k, probe, start[y * bp->nx + x0], start[y * bp->nx + x1 + 1], take,
-                     ctx);
+            for (uint32_t y = sp.y0; y <= sp.y1; y++)
+                scan(bp, s, k, probe, start[y * bp->nx + sp.x0], start[y * bp->nx + sp.x1 + 1],
+                     take, ctx);
         }
     }
     scan(bp, s, k, probe, bp->nsmall, bp->n, take, ctx);
@@ -167,11 +164,11 @@ sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp, const sepa
         uint32_t i = sepax_id_index(probe);
         const sepax_aabb_block *b = &store->aabb[i / SEPAX_BLOCK_LANES];
         unsigned l = i % SEPAX_BLOCK_LANES;
-        /* the probe's box grown by a positive margin and by the grid's slack on both
-         * sides: a superset, the narrowphase decides */
+        /* the probe's box grown by a positive margin and by the grid's slack for both
+         * boxes: a superset, the narrowphase decides */
         float grow = margin > 0.0f ? margin : 0.0f;
         float lx = b->minx[l], ly = b->miny[l], hx = b->maxx[l], hy = b->maxy[l];
-        float slack = (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-19f;
+        float slack = 2.0f * sepax_grid_slack(lx, ly, hx, hy);
         sepax_box_probe pr = {lx - grow - slack,
                               ly - grow - slack,
                               hx + grow + slack,
@@ -275,11 +272,10 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
             double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
             if (!clip(oy, dy, lo - cell * 1e-3, hi + cell * 1e-3, &s0, &s1)) continue;
             sepax_box_probe pr = ray_box(bp, ray, s0, s1);
-            uint32_t x0 = sepax_grid_col(bp, pr.lox), x1 = sepax_grid_col(bp, pr.hix);
-            x0 -= x0 > 0;
+            bp_span sp = sepax_grid_span(bp, pr.lox, pr.loy, pr.hix, pr.hiy); /* its columns */
             for (uint32_t g = 0; g < bp->ngroups; g++) {
                 const uint32_t *start = bp->start + (size_t)g * bp->ncells;
-                scan(bp, store, k, &pr, start[r * bp->nx + x0], start[r * bp->nx + x1 + 1],
+                scan(bp, store, k, &pr, start[r * bp->nx + sp.x0], start[r * bp->nx + sp.x1 + 1],
                      take_ray, &c);
             }
         }

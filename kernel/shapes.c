@@ -127,13 +127,25 @@ uint32_t sepax_shapes_id(const sepax_shapes *store, uint32_t index) {
     return index | (uint32_t)store->gen[index] << SEPAX_ID_INDEX_BITS;
 }
 
-void sepax_block_info_refresh(sepax_shapes *s, uint32_t i) {
+void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
     uint32_t lo = i / L * L, hi = lo + L < s->count ? lo + L : s->count;
     sepax_block_info info = {0, 0, 0, 0};
+    sepax_poly_block *w = &s->block[i / L];
     for (uint32_t k = lo; k < hi; k++) {
         if (s->nverts[k] > info.maxv) info.maxv = s->nverts[k];
         if (s->nplanes[k] > info.maxp) info.maxp = s->nplanes[k];
         if (s->cls[k] != SEPAX_CLASS_SHARP) info.curved = 1;
+        /* An update writes only the rows a block's info lets queries read: a block
+         * that now holds a shape with more rows must not show rows an earlier update
+         * skipped. The records hold every row of the last update. */
+        const sepax_poly_rec *r = &s->rec[k];
+        for (int v = 0; v < SEPAX_MAX_VERTS; v++) {
+            w->x[v][k - lo] = r->x[v];
+            w->y[v][k - lo] = r->y[v];
+            w->nx[v][k - lo] = r->nx[v];
+            w->ny[v][k - lo] = r->ny[v];
+            w->c[v][k - lo] = r->c[v];
+        }
     }
     s->info[i / L] = info;
 }
@@ -186,7 +198,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
     store->n_class[cls]++;
     store->count = i + 1;
     sepax_transform_shape(store, i);
-    sepax_block_info_refresh(store, i);
+    sepax_block_refresh(store, i);
     *out_id = i | (uint32_t)store->gen[i] << SEPAX_ID_INDEX_BITS;
     return SEPAX_OK;
 }
@@ -281,8 +293,8 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
     }
     s->count = last;
     if (s->removals < UINT32_MAX) s->removals++; /* sticky: never back to 0 */
-    sepax_block_info_refresh(s, i);
-    if (last / L != i / L) sepax_block_info_refresh(s, last);
+    sepax_block_refresh(s, i);
+    if (last / L != i / L) sepax_block_refresh(s, last);
     if (moved) *moved = mv;
     return SEPAX_OK;
 }

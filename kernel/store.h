@@ -154,7 +154,8 @@ sepax_allocator sepax_libc_allocator(void);
 /* Shapes a store can hold: as many as the id's index bits number. */
 #define SEPAX_STORE_MAX_SHAPES SEPAX_MAX_SHAPES
 
-/* Recompute the sepax_block_info of the block holding index i. */
-void sepax_block_info_refresh(sepax_shapes *s, uint32_t i);
+/* Recompute the sepax_block_info of the block holding index i, and rewrite
+ * its transposed world rows from the per-shape records. */
+void sepax_block_refresh(sepax_shapes *s, uint32_t i);
 
 #endif

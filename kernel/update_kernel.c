@@ -73,6 +73,14 @@ static void update_records(sepax_shapes *st, uint32_t begin, uint32_t end) {
     if (stream) lf_stream_fence();
 }
 
+/* The rows of blocks b0 and b1 any query reads (at least one: an empty lane's zeros). */
+static inline int block_rows(sepax_block_info i0, sepax_block_info i1) {
+    int rows = i0.maxv > i1.maxv ? i0.maxv : i1.maxv;
+    rows = i0.maxp > rows ? i0.maxp : rows;
+    rows = i1.maxp > rows ? i1.maxp : rows;
+    return rows > 0 ? rows : 1;
+}
+
 /* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
  * the records of their shapes: disjoint ranges can run on different threads */
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks) {
@@ -94,10 +102,12 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         lf cbias = lf_load(l0->cbias, l1->cbias);
         lf minx = px, miny = px, maxx = px, maxy = px; /* set at k == 0 */
         float x0[8 * SEPAX_P], y0[8 * SEPAX_P];        /* vertex 0 of each shape, for its disc */
-#if defined(__clang__) || defined(__GNUC__)
-#pragma GCC unroll 8
-#endif
-        for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
+        /* Only the rows the blocks' queries read (sepax_overlap_one and raycast_range stop
+         * at the most vertices and planes a block has): the rows past them repeat the
+         * last, so the bounds over these rows are the bounds over all. A block of bullets
+         * (circles, triangles, boxes) then writes half its rows. */
+        int rows = block_rows(st->info[b], st->info[b1]);
+        for (int k = 0; k < rows; k++) {
             world_lanes w =
                 to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
                          lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]), cbias);

@@ -343,3 +343,80 @@ Test(remove, generation_wraps_after_256_replacements) {
     }
     sepax_shapes_destroy(s);
 }
+
+/* Every probe against every shape, and rays across the field, through the kernels that read
+ * the transposed blocks (overlap_one, raycast_range), against the reference. */
+static size_t check_blocks(const sepax_shapes *s, const char *when) {
+    uint32_t n = sepax_shapes_count(s);
+    uint8_t hit[64], want[64];
+    size_t hits = 0;
+    cr_assert(n <= 64);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t probe = sepax_shapes_id(s, i);
+        cr_assert(sepax_overlap_one(s, probe, 0, n, hit) == SEPAX_OK);
+        cr_assert(sepax_ref_overlap_one(s, probe, 0, n, want) == SEPAX_OK);
+        for (uint32_t k = 0; k < n; k++) {
+            cr_assert(hit[k] == want[k], "%s: overlap_one %u with %u: %u, reference %u", when, i, k,
+                      hit[k], want[k]);
+            hits += want[k];
+        }
+    }
+    sepax_ray_hit rh[64], rw[64];
+    for (int j = 0; j < 24; j++) {
+        sepax_ray ray = {{-2.0f, -2.0f + 0.5f * (float)j}, {16.0f, 3.0f - 0.25f * (float)j}, 1.0f};
+        cr_assert(sepax_raycast_range(s, &ray, 0, n, rh) == SEPAX_OK);
+        cr_assert(sepax_ref_raycast_range(s, &ray, 0, n, rw) == SEPAX_OK);
+        for (uint32_t k = 0; k < n; k++)
+            cr_assert(memcmp(&rh[k], &rw[k], sizeof rh[k]) == 0, "%s: ray %d, shape %u", when, j,
+                      k);
+    }
+    return hits;
+}
+
+/* An update writes only the block rows that queries read (the most vertices and planes in
+ * the block): a block that gains a shape with more rows, by an add or by a removal moving
+ * the last shape in, must show the last update's values in every row, with no update in
+ * between. */
+/* New poses for every shape, turned by `turn`, then an update. */
+static void move_all(sepax_shapes *s, float dx, float turn) {
+    sepax_pose pose[64];
+    uint32_t n = sepax_shapes_count(s);
+    for (uint32_t i = 0; i < n; i++)
+        pose[i] = (sepax_pose){{dx + 0.01f * (float)i, 0.9f}, sepax_rot(turn)};
+    cr_assert(sepax_shapes_set_poses(s, 0, n, pose) == SEPAX_OK);
+    cr_assert(sepax_shapes_update(s) == SEPAX_OK);
+}
+
+Test(remove, a_block_gaining_rows_shows_the_last_update) {
+    sepax_shapes *s = sepax_shapes_create(16);
+    cr_assert(s);
+    uint32_t id;
+    /* 20 triangles on a 5 x 4 lattice (blocks 0, 1 and half of 2), moved and turned: the
+     * update writes 3 rows of each block, and rows 3 .. 7 keep the pose they were added in */
+    for (int i = 0; i < 20; i++) {
+        float x = 2.0f * (float)(i % 5), y = 2.0f * (float)(i / 5);
+        sepax_vec2 p[3] = {{x, y}, {x + 1.2f, y + 0.1f}, {x + 0.3f, y + 1.1f}};
+        cr_assert(sepax_shapes_add_polygon(s, p, 3, &id) == SEPAX_OK);
+    }
+    move_all(s, 0.7f, 0.3f);
+    size_t hits = check_blocks(s, "triangles");
+    /* an add: an octagon into block 2, among triangles */
+    sepax_vec2 oct[8];
+    for (int k = 0; k < 8; k++) {
+        sepax_rotation r = sepax_rot(0.785398f * (float)k);
+        oct[k] = (sepax_vec2){4.0f + 1.5f * r.c, 3.0f + 1.5f * r.s};
+    }
+    cr_assert(sepax_shapes_add_polygon(s, oct, 8, &id) == SEPAX_OK);
+    cr_assert(index_of(id) == 20);
+    hits += check_blocks(s, "after the add");
+    /* a removal: the octagon moves to index 5 (block 0); after another update block 2 has
+     * only triangles again, written 3 rows deep; removing index 3 moves its last (19) into
+     * block 0, read 8 rows deep */
+    cr_assert(sepax_shapes_remove(s, sepax_shapes_id(s, 5), NULL) == SEPAX_OK);
+    move_all(s, -0.6f, -0.4f);
+    hits += check_blocks(s, "the octagon in block 0");
+    cr_assert(sepax_shapes_remove(s, sepax_shapes_id(s, 3), NULL) == SEPAX_OK);
+    hits += check_blocks(s, "after the removal");
+    cr_expect(hits > 40, "too few overlaps (%zu) to mean much", hits);
+    sepax_shapes_destroy(s);
+}
