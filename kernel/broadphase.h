@@ -80,7 +80,7 @@ struct sepax_broadphase {
     float cell, margin;
     double ox, oy, inv; /* cell of x: floor((x - ox) * inv), clamped */
     uint32_t *start;    /* nx * ny + 1: the first sorted position of each cell */
-    uint32_t *sid;      /* sorted position -> shape index */
+    uint32_t *sid;      /* sorted position -> shape id (index and generation, as built) */
     float *lox, *loy, *hix, *hiy;
     uint32_t *cat, *mask;     /* filters in sorted order */
     uint32_t *key;            /* per shape index: group * ncells + cell, or UINT32_MAX when large */

@@ -143,11 +143,11 @@ typedef struct owner {
     uint32_t index, id;
 } owner;
 
-static owner owner_at(const sepax_broadphase *bp, const sepax_shapes *s, uint32_t p) {
-    uint32_t a = bp->sid[p];
+static owner owner_at(const sepax_broadphase *bp, uint32_t p) {
+    uint32_t id = bp->sid[p];
     owner o = {{bp->lox[p], bp->loy[p], bp->hix[p], bp->hiy[p], bp->cat[p], bp->mask[p], 1, 0},
-               a,
-               a | (uint32_t)s->gen[a] << SEPAX_ID_INDEX_BITS};
+               sepax_id_index(id),
+               id};
     return o;
 }
 
@@ -156,14 +156,12 @@ static owner owner_at(const sepax_broadphase *bp, const sepax_shapes *s, uint32_
 static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
                        uint32_t begin, uint32_t end) {
     const sepax_broadphase *bp = f->bp;
-    const uint8_t *gen = f->store->gen;
     sepax_box_soa soa = sepax_grid_soa(bp);
     while (begin < end) {
         uint32_t piece = end - begin < BP_PIECE ? end - begin : BP_PIECE;
         size_t got = f->k->box_run(&soa, begin, begin + piece, &o->probe, w->pos);
         for (size_t i = 0; i < got; i++) {
-            uint32_t b = bp->sid[w->pos[i]];
-            uint32_t idb = b | (uint32_t)gen[b] << SEPAX_ID_INDEX_BITS;
+            uint32_t idb = bp->sid[w->pos[i]], b = sepax_id_index(idb);
             /* the narrowphase reads b's record a batch later: in grid order, b's index is
              * anywhere in the store, so start the loads now */
             if (f->test != SEPAX_TEST_AABB) {
@@ -199,19 +197,50 @@ static size_t pair_cells(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
     return m;
 }
 
+/* Where a run of small owners stands: cell `key` (group * ncells + cell) holds position p,
+ * at column cx and row cy. Owners come in sorted order, so the cell only moves on; finding it
+ * from the owner's key would read key[] in shape order (anywhere) and divide twice. */
+typedef struct cursor {
+    uint32_t key, cx, cy;
+} cursor;
+
+static cursor cursor_at(const sepax_broadphase *bp, uint32_t p) {
+    uint32_t lo = 0, hi = bp->ngroups * bp->ncells; /* the last key with start[key] <= p */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (bp->start[mid] <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    uint32_t cell = lo % bp->ncells;
+    cursor at = {lo, cell % bp->nx, cell / bp->nx};
+    return at;
+}
+
+static void cursor_move(const sepax_broadphase *bp, cursor *at, uint32_t p) {
+    while (bp->start[at->key + 1] <= p) {
+        at->key++;
+        if (++at->cx == bp->nx) {
+            at->cx = 0;
+            if (++at->cy == bp->ny) at->cy = 0;
+        }
+    }
+}
+
 /* A small owner and its own group: the rest of its cell and the next cell of its row (one
  * run), and the three cells below-left .. below-right in the next row (another run): every
  * neighbour once. */
-static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
+static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p,
+                        const cursor *at, uint32_t group) {
     const sepax_broadphase *bp = f->bp;
-    owner o = owner_at(bp, f->store, p);
-    uint32_t key = bp->key[o.index], cell = key % bp->ncells;
-    uint32_t cx = cell % bp->nx, cy = cell / bp->nx;
+    owner o = owner_at(bp, p);
+    uint32_t key = at->key, cx = at->cx, cy = at->cy;
     uint32_t end = bp->start[cx + 1 < bp->nx ? key + 2 : key + 1];
     m = pair_run(f, w, m, c, &o, p + 1, end);
     if (cy + 1 < bp->ny) {
         uint32_t lo = cx ? cx - 1 : 0, hi = cx + 1 < bp->nx ? cx + 1 : cx;
-        m = pair_cells(f, w, m, c, &o, key / bp->ncells, lo, hi, cy + 1, cy + 1);
+        m = pair_cells(f, w, m, c, &o, group, lo, hi, cy + 1, cy + 1);
     }
     return m;
 }
@@ -219,11 +248,10 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
 /* A small owner and another group: the 3 x 3 cells around its own (only the smaller group
  * of the two owns, so each pair comes once). */
 static size_t pair_cross(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p,
-                         uint32_t target) {
+                         const cursor *at, uint32_t target) {
     const sepax_broadphase *bp = f->bp;
-    owner o = owner_at(bp, f->store, p);
-    uint32_t cell = bp->key[o.index] % bp->ncells;
-    uint32_t cx = cell % bp->nx, cy = cell / bp->nx;
+    owner o = owner_at(bp, p);
+    uint32_t cx = at->cx, cy = at->cy;
     uint32_t x0 = cx ? cx - 1 : 0, x1 = cx + 1 < bp->nx ? cx + 1 : cx;
     uint32_t y0 = cy ? cy - 1 : 0, y1 = cy + 1 < bp->ny ? cy + 1 : cy;
     return pair_cells(f, w, m, c, &o, target, x0, x1, y0, y1);
@@ -234,7 +262,7 @@ static size_t pair_cross(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
  * large shapes after it. */
 static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
     const sepax_broadphase *bp = f->bp;
-    owner o = owner_at(bp, f->store, p);
+    owner o = owner_at(bp, p);
     if (bp->nsmall) {
         bp_span sp = sepax_grid_span(bp, bp->lox[p], bp->loy[p], bp->hix[p], bp->hiy[p]);
         sepax_filter lf = {bp->cat[p], bp->mask[p]};
@@ -256,13 +284,17 @@ static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) 
         c->count = 0;
         c->candidates = 0;
         size_t m = 0;
-        for (uint32_t p = t->begin; p < t->end; p++) {
-            if (t->kind == BP_SELF)
-                m = pair_self(f, w, m, c, p);
-            else if (t->kind == BP_CROSS)
-                m = pair_cross(f, w, m, c, p, t->target);
-            else
-                m = pair_large(f, w, m, c, p);
+        if (t->kind == BP_LARGE) {
+            for (uint32_t p = t->begin; p < t->end; p++) m = pair_large(f, w, m, c, p);
+        } else {
+            cursor at = cursor_at(bp, t->begin);
+            for (uint32_t p = t->begin; p < t->end; p++) {
+                cursor_move(bp, &at, p);
+                if (t->kind == BP_SELF)
+                    m = pair_self(f, w, m, c, p, &at, t->target);
+                else
+                    m = pair_cross(f, w, m, c, p, &at, t->target);
+            }
         }
         flush(f, w, m, c);
     }

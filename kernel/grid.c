@@ -238,7 +238,7 @@ static void columns_step(const build_ctx *b, uint32_t item, uint32_t p0, uint32_
     (void)item;
     sepax_broadphase *bp = b->bp;
     for (uint32_t p = p0; p < p1; p++) {
-        uint32_t i = bp->sid[p];
+        uint32_t i = sepax_id_index(bp->sid[p]);
         bp_box box = bp->ubox[i];
         sepax_filter f = b->s->filter[i];
         bp->lox[p] = box.lx;
@@ -337,7 +337,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     for (uint32_t i = 0; i < n; i++) {
         uint32_t k = bp->key[i];
         uint32_t p = k == UINT32_MAX ? large++ : start[k + 1]++;
-        bp->sid[p] = i;
+        bp->sid[p] = i | (uint32_t)s->gen[i] << SEPAX_ID_INDEX_BITS;
     }
     bp->nsmall = nsmall;
     bp->n = n;

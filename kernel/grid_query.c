@@ -56,7 +56,7 @@ static void scan(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_
         size_t got = k->box_run(&soa, begin, begin + piece, probe, b.pos);
         size_t m = 0;
         for (size_t i = 0; i < got; i++) {
-            uint32_t idx = bp->sid[b.pos[i]];
+            uint32_t idx = sepax_id_index(bp->sid[b.pos[i]]);
             b.idx[m] = idx;
             m += idx < s->count;
         }
