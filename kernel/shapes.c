@@ -23,7 +23,6 @@ static const struct {
     {offsetof(sepax_shapes, block), sizeof(sepax_poly_block) / L},
     {offsetof(sepax_shapes, aabb), sizeof(sepax_aabb_block) / L},
     {offsetof(sepax_shapes, local), sizeof(sepax_local_block) / L},
-    {offsetof(sepax_shapes, lrec), sizeof(sepax_local_rec)},
     {offsetof(sepax_shapes, pose), sizeof(sepax_pose_block) / L},
     {offsetof(sepax_shapes, disc), sizeof(sepax_disc)},
     {offsetof(sepax_shapes, info), sizeof(sepax_block_info)},
@@ -174,12 +173,11 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
     sepax_local_block *l = &store->local[i / L];
     sepax_pose_block *p = &store->pose[i / L];
     unsigned lane = i % L;
-    sepax_local_rec *lr = &store->lrec[i];
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-        l->x[k][lane] = lr->x[k] = src->x[k];
-        l->y[k][lane] = lr->y[k] = src->y[k];
-        l->nx[k][lane] = lr->nx[k] = src->nx[k];
-        l->ny[k][lane] = lr->ny[k] = src->ny[k];
+        l->x[k][lane] = src->x[k];
+        l->y[k][lane] = src->y[k];
+        l->nx[k][lane] = src->nx[k];
+        l->ny[k][lane] = src->ny[k];
     }
     uint8_t cls = class_of(src);
     l->r[lane] = src->radius;
@@ -265,7 +263,6 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
     if (i != last) {
         mv.from = last | (uint32_t)s->gen[last] << SEPAX_ID_INDEX_BITS;
         s->rec[i] = s->rec[last];
-        s->lrec[i] = s->lrec[last];
         s->disc[i] = s->disc[last];
         s->nverts[i] = s->nverts[last];
         s->nplanes[i] = s->nplanes[last];
@@ -279,7 +276,6 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
     MOVE_BLOCK(local, i, last);
     MOVE_BLOCK(pose, i, last);
     memset(&s->rec[last], 0, sizeof s->rec[last]);
-    memset(&s->lrec[last], 0, sizeof s->lrec[last]);
     memset(&s->disc[last], 0, sizeof s->disc[last]);
     s->nverts[last] = s->nplanes[last] = s->kind[last] = s->cls[last] = 0;
     s->code[last] = 0;
@@ -322,13 +318,14 @@ sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_lo
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     uint32_t i = sepax_id_index(id);
-    const sepax_local_rec *l = &store->lrec[i];
+    const sepax_local_block *l = &store->local[i / L];
+    unsigned lane = i % L;
     out->kind = store->kind[i];
     out->count = store->nverts[i];
-    out->radius = store->local[i / L].r[i % L];
+    out->radius = l->r[lane];
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-        out->vertex[k] = (sepax_vec2){l->x[k], l->y[k]};
-        out->normal[k] = (sepax_vec2){l->nx[k], l->ny[k]};
+        out->vertex[k] = (sepax_vec2){l->x[k][lane], l->y[k][lane]};
+        out->normal[k] = (sepax_vec2){l->nx[k][lane], l->ny[k][lane]};
     }
     return SEPAX_OK;
 }

@@ -56,15 +56,6 @@ typedef struct sepax_local_block {
     float pad_[SEPAX_BLOCK_LANES];
 } sepax_local_block;
 
-/* The local shape again, one record per shape, for the update of the
- * per-shape world records (a lane per vertex, no transposition). */
-typedef struct sepax_local_rec {
-    float x[SEPAX_MAX_VERTS];
-    float y[SEPAX_MAX_VERTS];
-    float nx[SEPAX_MAX_VERTS];
-    float ny[SEPAX_MAX_VERTS];
-} sepax_local_rec;
-
 /* Poses and bounding boxes of eight consecutive shapes, a row per field. */
 typedef struct sepax_pose_block {
     float px[SEPAX_BLOCK_LANES], py[SEPAX_BLOCK_LANES];
@@ -115,7 +106,6 @@ struct sepax_shapes {
     sepax_poly_block *block;  /* world, transposed */
     sepax_aabb_block *aabb;   /* world bounding boxes */
     sepax_local_block *local; /* local shapes */
-    sepax_local_rec *lrec;    /* local shapes, per shape */
     sepax_pose_block *pose;   /* poses */
     sepax_disc *disc;         /* world, first vertex and radius */
     sepax_block_info *info;   /* per block (one entry per shape allocated, the first cap/8 used) */

@@ -1,9 +1,10 @@
 /* The world update, written once against lanes.h and compiled per ISA like
  * sat_kernel.c, the formula of transform.c operation for operation, so every
- * backend writes the bits the scalar path and the reference compute. Two
- * passes over the same arithmetic: the transposed blocks and bounds with a
- * lane per shape, then the per-shape records with a lane per vertex (the
- * same values again; computing them is cheaper than transposing). */
+ * backend writes the bits the scalar path and the reference compute. One
+ * pass with a lane per shape computes every row; the blocks and bounds take
+ * them as they are, the per-shape records transposed (reading a second copy
+ * of the local shapes, one record per shape, cost more memory traffic than
+ * the shuffles). */
 #include "kernel.h"
 #include "lanes.h"
 
@@ -12,14 +13,25 @@
 
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks);
 
+#if defined(SEPAX_ISA_SCALAR)
+/* Without vector registers the lanes live in memory and the transposes cost more than they
+ * save: a shape at a time, with the formula every backend follows (and all eight block rows,
+ * the ones no query reads included). */
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks) {
+    size_t begin = (size_t)first_block * SEPAX_BLOCK_LANES;
+    size_t end = begin + (size_t)blocks * SEPAX_BLOCK_LANES;
+    if (end > st->count) end = st->count;
+    for (size_t id = begin; id < end; id++) sepax_transform_shape(st, (uint32_t)id);
+}
+
+#else
+
 typedef struct world_lanes {
     lf x, y, nx, ny, c;
 } world_lanes;
 
 /* transform.c's formula on lanes: rotate and move vertices, rotate normals,
  * put each plane through its vertex */
-/* always inlined: with the scalar backend's 32-byte lanes, a call would copy
- * every argument (measured: 3x slower) */
 static inline __attribute__((always_inline)) world_lanes to_world(lf c, lf s, lf px, lf py, lf x,
                                                                   lf y, lf nx, lf ny, lf cbias) {
     world_lanes w;
@@ -51,26 +63,32 @@ static inline __attribute__((always_inline)) world_lanes to_world(lf c, lf s, lf
             lf_store2(v, p0, p1);                                                                  \
     } while (0)
 
-static void update_records(sepax_shapes *st, uint32_t begin, uint32_t end) {
-    int stream = st->count >= STREAM_SHAPES;
-    for (uint32_t i = begin; i < end; i += SEPAX_P) {
-        uint32_t i1 = i + SEPAX_P - 1 < end ? i + SEPAX_P - 1 : i;
-        const sepax_local_rec *l0 = &st->lrec[i], *l1 = &st->lrec[i1];
-        sepax_poly_rec *r0 = &st->rec[i], *r1 = &st->rec[i1];
-        lf c = lf_bcast(POSE(st, c, i), POSE(st, c, i1));
-        lf s = lf_bcast(POSE(st, s, i), POSE(st, s, i1));
-        lf px = lf_bcast(POSE(st, px, i), POSE(st, px, i1));
-        lf py = lf_bcast(POSE(st, py, i), POSE(st, py, i1));
-        lf cbias = lf_bcast(LOCAL(st, cbias, i), LOCAL(st, cbias, i1));
-        world_lanes w = to_world(c, s, px, py, lf_load(l0->x, l1->x), lf_load(l0->y, l1->y),
-                                 lf_load(l0->nx, l1->nx), lf_load(l0->ny, l1->ny), cbias);
-        PUT(stream, w.x, r0->x, r1->x);
-        PUT(stream, w.y, r0->y, r1->y);
-        PUT(stream, w.nx, r0->nx, r1->nx);
-        PUT(stream, w.ny, r0->ny, r1->ny);
-        PUT(stream, w.c, r0->c, r1->c);
+/* Shape 4 * half + c of each slot's block, for c < 4, from the world rows (lane per
+ * shape): a 4 x 8 transpose per field, then the shape's five rows written together. */
+static inline __attribute__((always_inline)) void
+put_records(sepax_shapes *st, size_t b, size_t b1, int half,
+            float (*wrow)[SEPAX_MAX_VERTS][8 * SEPAX_P], int stream) {
+    lf out[5][4];
+    for (int f = 0; f < 5; f++) {
+        const float *p[8 * SEPAX_P];
+        for (int k = 0; k < SEPAX_MAX_VERTS; k++)
+            for (int slot = 0; slot < SEPAX_P; slot++)
+                p[slot * 8 + k] = &wrow[f][k][slot * 8 + 4 * half];
+        lf_rows4(p, out[f]);
     }
-    if (stream) lf_stream_fence();
+    for (int c = 0; c < 4; c++) {
+        size_t i0 = b * SEPAX_BLOCK_LANES + 4 * (size_t)half + (size_t)c;
+        size_t i1 = b1 * SEPAX_BLOCK_LANES + 4 * (size_t)half + (size_t)c;
+        /* lanes past the shapes are zero and compute to zeros; only a whole-block
+         * slot past them (the last block's repeat) is skipped */
+        if (i0 >= st->count) break;
+        sepax_poly_rec *r0 = &st->rec[i0], *r1 = &st->rec[i1];
+        PUT(stream, out[0][c], r0->x, r1->x);
+        PUT(stream, out[1][c], r0->y, r1->y);
+        PUT(stream, out[2][c], r0->nx, r1->nx);
+        PUT(stream, out[3][c], r0->ny, r1->ny);
+        PUT(stream, out[4][c], r0->c, r1->c);
+    }
 }
 
 /* The rows of blocks b0 and b1 any query reads (at least one: an empty lane's zeros). */
@@ -101,30 +119,38 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         lf px = lf_load(p0->px, p1->px), py = lf_load(p0->py, p1->py);
         lf cbias = lf_load(l0->cbias, l1->cbias);
         lf minx = px, miny = px, maxx = px, maxy = px; /* set at k == 0 */
-        float x0[8 * SEPAX_P], y0[8 * SEPAX_P];        /* vertex 0 of each shape, for its disc */
-        /* Only the rows the blocks' queries read (sepax_overlap_one and raycast_range stop
-         * at the most vertices and planes a block has): the rows past them repeat the
-         * last, so the bounds over these rows are the bounds over all. A block of bullets
-         * (circles, triangles, boxes) then writes half its rows. */
+        /* every row, a lane per shape: the records take all eight (transposed below) */
+        _Alignas(64) float wrow[5][SEPAX_MAX_VERTS][8 * SEPAX_P];
+        /* The blocks get only the rows their queries read (sepax_overlap_one and
+         * raycast_range stop at the most vertices and planes a block has): a block of
+         * bullets (circles, triangles, boxes) writes half its rows. Rows past a shape's
+         * counts repeat its last, so the bounds over all rows are the bounds. */
         int rows = block_rows(st->info[b], st->info[b1]);
-        for (int k = 0; k < rows; k++) {
+#if defined(__clang__) || defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+        for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
             world_lanes w =
                 to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
                          lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]), cbias);
-            PUT(stream, w.x, w0->x[k], w1->x[k]);
-            PUT(stream, w.y, w0->y[k], w1->y[k]);
-            PUT(stream, w.nx, w0->nx[k], w1->nx[k]);
-            PUT(stream, w.ny, w0->ny[k], w1->ny[k]);
-            PUT(stream, w.c, w0->c[k], w1->c[k]);
-            if (k == 0) {
-                lf_store(w.x, x0);
-                lf_store(w.y, y0);
+            lf_store(w.x, wrow[0][k]);
+            lf_store(w.y, wrow[1][k]);
+            lf_store(w.nx, wrow[2][k]);
+            lf_store(w.ny, wrow[3][k]);
+            lf_store(w.c, wrow[4][k]);
+            if (k < rows) {
+                PUT(stream, w.x, w0->x[k], w1->x[k]);
+                PUT(stream, w.y, w0->y[k], w1->y[k]);
+                PUT(stream, w.nx, w0->nx[k], w1->nx[k]);
+                PUT(stream, w.ny, w0->ny[k], w1->ny[k]);
+                PUT(stream, w.c, w0->c[k], w1->c[k]);
             }
             minx = k ? lf_min(w.x, minx) : w.x;
             miny = k ? lf_min(w.y, miny) : w.y;
             maxx = k ? lf_max(w.x, maxx) : w.x;
             maxy = k ? lf_max(w.y, maxy) : w.y;
         }
+        const float *x0 = wrow[0][0], *y0 = wrow[1][0]; /* vertex 0: each shape's disc */
         lf r = lf_load(l0->r, l1->r);
         for (size_t t = 0; t < 8 * SEPAX_P; t++) { /* discs: transposed back, one per shape */
             size_t id = (t < 8 ? b : b1) * SEPAX_BLOCK_LANES + t % 8;
@@ -135,7 +161,10 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         lf_store2(lf_sub(miny, r), a0->miny, a1->miny);
         lf_store2(lf_add(maxx, r), a0->maxx, a1->maxx);
         lf_store2(lf_add(maxy, r), a0->maxy, a1->maxy);
+        put_records(st, b, b1, 0, wrow, stream);
+        put_records(st, b, b1, 1, wrow, stream);
     }
-    uint32_t end = (uint32_t)(nblocks * SEPAX_BLOCK_LANES);
-    update_records(st, first_block * SEPAX_BLOCK_LANES, end < st->count ? end : st->count);
+    if (stream) lf_stream_fence();
 }
+
+#endif
