@@ -24,31 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "frame_util.h"
 #include "scenes.h"
 
 #define MAX_CONFIGS 64
-
-static double now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void die(const char *what, sepax_status st) {
-    fprintf(stderr, "sepax-bench-frame: %s: %s\n", what, sepax_status_str(st));
-    exit(1);
-}
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "sepax-bench-frame: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
 
 /* ---- a counting allocator: live bytes (what was asked for) ---- */
 typedef struct counter {
@@ -101,28 +81,6 @@ static void usage(const char *argv0) {
     exit(2);
 }
 
-static int dbl_cmp(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-static double median(const double *v, uint32_t n) {
-    double *c = xmalloc(n * sizeof *c);
-    memcpy(c, v, n * sizeof *c);
-    qsort(c, n, sizeof *c, dbl_cmp);
-    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-    free(c);
-    return m;
-}
-
-static double median_sz(const size_t *v, uint32_t n) {
-    double *d = xmalloc(n * sizeof *d);
-    for (uint32_t i = 0; i < n; i++) d[i] = (double)v[i];
-    double m = median(d, n);
-    free(d);
-    return m;
-}
-
 static uint64_t hash_pairs(const sepax_pair *p, size_t n) {
     uint64_t h = 0xcbf29ce484222325ull ^ n;
     for (size_t i = 0; i < n; i++) {
@@ -148,10 +106,11 @@ static sepax_status find(config *c, sepax_shapes *store, int test, int update, f
 static void grow(outbuf *out, size_t need) {
     free(out->pairs);
     out->cap = need + need / 4 + 4096;
-    out->pairs = xmalloc(out->cap * sizeof *out->pairs);
+    out->pairs = frame_xmalloc(out->cap * sizeof *out->pairs);
 }
 
 int main(int argc, char **argv) {
+    frame_set_name("sepax-bench-frame");
     opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -187,7 +146,7 @@ int main(int argc, char **argv) {
         for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
             if (sepax_backend_available((sepax_backend)b)) backends[nb++] = (sepax_backend)b;
     } else {
-        char *list = xmalloc(strlen(o.backends) + 1);
+        char *list = frame_xmalloc(strlen(o.backends) + 1);
         strcpy(list, o.backends);
         for (char *tok = strtok(list, ","); tok && nb < 16; tok = strtok(NULL, ",")) {
             sepax_backend b;
@@ -202,7 +161,7 @@ int main(int argc, char **argv) {
     uint32_t threads[16];
     int nt = 0;
     {
-        char *list = xmalloc(strlen(o.threads) + 1);
+        char *list = frame_xmalloc(strlen(o.threads) + 1);
         strcpy(list, o.threads);
         for (char *tok = strtok(list, ","); tok && nt < 16; tok = strtok(NULL, ",")) {
             long t = strtol(tok, NULL, 10);
@@ -222,15 +181,15 @@ int main(int argc, char **argv) {
     counter store_mem = {0, 0};
     sepax_allocator store_alloc = {count_alloc, count_free, &store_mem};
     sepax_shapes *store = sepax_shapes_create_with(count, &store_alloc);
-    if (!store) die("sepax_shapes_create_with", SEPAX_ERR_NOMEM);
+    if (!store) frame_die("sepax_shapes_create_with", SEPAX_ERR_NOMEM);
     sepax_status st = scene_add_to(sc, store);
-    if (st != SEPAX_OK) die("scene_add_to", st);
+    if (st != SEPAX_OK) frame_die("scene_add_to", st);
     st = sepax_shapes_update(store);
-    if (st != SEPAX_OK) die("sepax_shapes_update", st);
+    if (st != SEPAX_OK) frame_die("sepax_shapes_update", st);
 
     int nc = nb * nt;
     config *cfg = calloc((size_t)nc, sizeof *cfg);
-    if (!cfg) die("calloc", SEPAX_ERR_NOMEM);
+    if (!cfg) frame_die("calloc", SEPAX_ERR_NOMEM);
     for (int b = 0; b < nb; b++)
         for (int t = 0; t < nt; t++) {
             config *c = &cfg[b * nt + t];
@@ -239,26 +198,26 @@ int main(int argc, char **argv) {
             sepax_allocator alloc = {count_alloc, count_free, &c->mem};
             sepax_broadphase_config bc = {threads[t], NULL, &alloc};
             c->bp = sepax_broadphase_create(&bc);
-            if (!c->bp) die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
-            c->update = xmalloc(o.frames * sizeof(double));
-            c->broad = xmalloc(o.frames * sizeof(double));
-            c->overlap = xmalloc(o.frames * sizeof(double));
-            c->frame = xmalloc(o.frames * sizeof(double));
-            c->candidates = xmalloc(o.frames * sizeof(size_t));
-            c->contacts = xmalloc(o.frames * sizeof(size_t));
-            c->hash = xmalloc(total * sizeof(uint64_t));
+            if (!c->bp) frame_die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
+            c->update = frame_xmalloc(o.frames * sizeof(double));
+            c->broad = frame_xmalloc(o.frames * sizeof(double));
+            c->overlap = frame_xmalloc(o.frames * sizeof(double));
+            c->frame = frame_xmalloc(o.frames * sizeof(double));
+            c->candidates = frame_xmalloc(o.frames * sizeof(size_t));
+            c->contacts = frame_xmalloc(o.frames * sizeof(size_t));
+            c->hash = frame_xmalloc(total * sizeof(uint64_t));
         }
 
-    sepax_pose *poses = xmalloc(count * sizeof *poses);
+    sepax_pose *poses = frame_xmalloc(count * sizeof *poses);
     outbuf out = {NULL, 0};
     grow(&out, count);
     int mismatch = 0;
     double pose_ms = 0;
     uint64_t pose_hash = 0xcbf29ce484222325ull; /* the scene's bits: every pose of every frame */
     for (uint32_t f = 0; f < total; f++) {
-        double p0 = now_ns();
+        double p0 = frame_now_ns();
         scene_poses(sc, f, poses);
-        pose_ms += (now_ns() - p0) / 1e6;
+        pose_ms += (frame_now_ns() - p0) / 1e6;
         for (uint32_t i = 0; i < count; i++) {
             uint32_t w[4];
             memcpy(w, &poses[i], sizeof w);
@@ -267,32 +226,32 @@ int main(int argc, char **argv) {
         for (int k = 0; k < nc; k++) {
             config *c = &cfg[k];
             st = sepax_set_backend(c->backend);
-            if (st != SEPAX_OK) die("sepax_set_backend", st);
+            if (st != SEPAX_OK) frame_die("sepax_set_backend", st);
             size_t cand = 0, hits = 0, hits1 = 0;
             double t0, t1, t2, t3, t4, t5;
             for (;;) { /* repeated when the buffer was too small */
-                t0 = now_ns();
+                t0 = frame_now_ns();
                 st = sepax_shapes_set_poses(store, 0, count, poses);
                 if (st == SEPAX_OK) st = sepax_shapes_update(store);
-                if (st != SEPAX_OK) die("update", st);
-                t1 = now_ns();
+                if (st != SEPAX_OK) frame_die("update", st);
+                t1 = frame_now_ns();
                 st = find(c, store, SEPAX_TEST_AABB, 0, o.cell, &out, &cand);
-                t2 = now_ns();
+                t2 = frame_now_ns();
                 if (st == SEPAX_ERR_CAPACITY) {
                     grow(&out, cand);
                     continue;
                 }
-                if (st != SEPAX_OK) die("sepax_find_contacts (AABB)", st);
+                if (st != SEPAX_OK) frame_die("sepax_find_contacts (AABB)", st);
                 st = find(c, store, SEPAX_TEST_OVERLAP, 0, o.cell, &out, &hits);
-                t3 = now_ns();
-                if (st != SEPAX_OK) die("sepax_find_contacts (OVERLAP)", st);
+                t3 = frame_now_ns();
+                if (st != SEPAX_OK) frame_die("sepax_find_contacts (OVERLAP)", st);
                 uint64_t h_overlap = hash_pairs(out.pairs, hits);
-                t4 = now_ns();
+                t4 = frame_now_ns();
                 st = sepax_shapes_set_poses(store, 0, count, poses);
-                if (st != SEPAX_OK) die("sepax_shapes_set_poses", st);
+                if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
                 st = find(c, store, SEPAX_TEST_OVERLAP, 1, o.cell, &out, &hits1);
-                t5 = now_ns();
-                if (st != SEPAX_OK) die("sepax_find_contacts (frame)", st);
+                t5 = frame_now_ns();
+                if (st != SEPAX_OK) frame_die("sepax_find_contacts (frame)", st);
                 c->hash[f] = hash_pairs(out.pairs, hits1);
                 if (c->hash[f] != h_overlap || hits1 != hits) {
                     fprintf(stderr,
@@ -346,16 +305,16 @@ int main(int argc, char **argv) {
         config *c = &cfg[k];
         sepax_broadphase_stats s;
         sepax_broadphase_stats_get(c->bp, &s);
-        double up = median(c->update, o.frames), br = median(c->broad, o.frames);
-        double ov = median(c->overlap, o.frames);
-        double *sum = xmalloc(o.frames * sizeof *sum);
+        double up = frame_median(c->update, o.frames), br = frame_median(c->broad, o.frames);
+        double ov = frame_median(c->overlap, o.frames);
+        double *sum = frame_xmalloc(o.frames * sizeof *sum);
         for (uint32_t m = 0; m < o.frames; m++) sum[m] = c->update[m] + c->overlap[m];
-        double *narrow = xmalloc(o.frames * sizeof *narrow);
+        double *narrow = frame_xmalloc(o.frames * sizeof *narrow);
         for (uint32_t m = 0; m < o.frames; m++) narrow[m] = c->overlap[m] - c->broad[m];
         printf("| %s | %u | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.0f | %.1f | %.1f |%s\n",
-               sepax_backend_name(c->backend), c->threads, up, br, median(narrow, o.frames),
-               median(sum, o.frames), median(c->frame, o.frames),
-               median_sz(c->candidates, o.frames), median_sz(c->contacts, o.frames),
+               sepax_backend_name(c->backend), c->threads, up, br, frame_median(narrow, o.frames),
+               frame_median(sum, o.frames), frame_median(c->frame, o.frames),
+               frame_median_sz(c->candidates, o.frames), frame_median_sz(c->contacts, o.frames),
                (double)s.bytes / count, (double)(store_mem.live + c->mem.live) / count,
                c->mismatch ? " MISMATCH" : "");
         (void)ov;

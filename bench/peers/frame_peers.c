@@ -29,31 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "frame_peers.h"
 
 #define TIE 1e-3f
-
-double frame_now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static void die(const char *what, sepax_status st) {
-    fprintf(stderr, "sepax-bench-frame-peers: %s: %s\n", what, sepax_status_str(st));
-    exit(1);
-}
-
-static void *xmalloc(size_t n) {
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "sepax-bench-frame-peers: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
 
 typedef struct opts {
     const char *scene, *peers, *export_path, *js_path;
@@ -93,7 +72,7 @@ static int pair_cmp(const void *x, const void *y) {
 }
 
 static sepax_pair *sorted_copy(const sepax_pair *p, size_t n) {
-    sepax_pair *s = xmalloc(n * sizeof *s);
+    sepax_pair *s = frame_xmalloc(n * sizeof *s);
     memcpy(s, p, n * sizeof *s);
     qsort(s, n, sizeof *s, pair_cmp);
     return s;
@@ -135,12 +114,12 @@ typedef struct stats {
 static void stats_init(stats *s, uint32_t frames) {
     memset(s, 0, sizeof *s);
     s->on = 1;
-    s->update = xmalloc(frames * sizeof(double));
-    s->broad = xmalloc(frames * sizeof(double));
-    s->narrow = xmalloc(frames * sizeof(double));
-    s->total = xmalloc(frames * sizeof(double));
-    s->candidates = xmalloc(frames * sizeof(size_t));
-    s->contacts = xmalloc(frames * sizeof(size_t));
+    s->update = frame_xmalloc(frames * sizeof(double));
+    s->broad = frame_xmalloc(frames * sizeof(double));
+    s->narrow = frame_xmalloc(frames * sizeof(double));
+    s->total = frame_xmalloc(frames * sizeof(double));
+    s->candidates = frame_xmalloc(frames * sizeof(size_t));
+    s->contacts = frame_xmalloc(frames * sizeof(size_t));
 }
 
 static void stats_free(stats *s) {
@@ -152,35 +131,13 @@ static void stats_free(stats *s) {
     free(s->contacts);
 }
 
-static int dbl_cmp(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return a < b ? -1 : a > b;
-}
-
-static double median(const double *v, uint32_t n) {
-    double *c = xmalloc(n * sizeof *c);
-    memcpy(c, v, n * sizeof *c);
-    qsort(c, n, sizeof *c, dbl_cmp);
-    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-    free(c);
-    return m;
-}
-
-static double median_sz(const size_t *v, uint32_t n) {
-    double *d = xmalloc(n * sizeof *d);
-    for (uint32_t i = 0; i < n; i++) d[i] = (double)v[i];
-    double m = median(d, n);
-    free(d);
-    return m;
-}
-
 /* sepax's separation of each pair (margin 1: beyond it, 1 + 1) */
 static void separations(sepax_shapes *store, const sepax_pair *p, size_t n, float *sep) {
     if (n == 0) return;
-    sepax_hit *h = xmalloc(n * sizeof *h);
+    sepax_hit *h = frame_xmalloc(n * sizeof *h);
     sepax_query_options o = {1.0f};
     sepax_status st = sepax_collide_opt(store, p, n, &o, h);
-    if (st != SEPAX_OK) die("sepax_collide_opt", st);
+    if (st != SEPAX_OK) frame_die("sepax_collide_opt", st);
     for (size_t i = 0; i < n; i++) sep[i] = h[i].hit ? -h[i].depth : 2.0f;
     free(h);
 }
@@ -201,11 +158,12 @@ static void compare(stats *st, const char *engine, uint32_t frame, const scene *
                     sepax_shapes *store, const sepax_pair *sepax_sorted, size_t ns,
                     const sepax_pair *peer, size_t np, float skin, size_t *printed) {
     sepax_pair *ps = sorted_copy(peer, np);
-    sepax_pair *only_s = xmalloc(ns * sizeof *only_s), *only_p = xmalloc(np * sizeof *only_p);
+    sepax_pair *only_s = frame_xmalloc(ns * sizeof *only_s),
+               *only_p = frame_xmalloc(np * sizeof *only_p);
     size_t a = minus(sepax_sorted, ns, ps, np, only_s), b = minus(ps, np, sepax_sorted, ns, only_p);
     st->only_sepax += a;
     st->only_peer += b;
-    float *sa = xmalloc((a + 1) * sizeof *sa), *sb = xmalloc((b + 1) * sizeof *sb);
+    float *sa = frame_xmalloc((a + 1) * sizeof *sa), *sb = frame_xmalloc((b + 1) * sizeof *sb);
     separations(store, only_s, a, sa);
     separations(store, only_p, b, sb);
     for (size_t k = 0; k < a; k++) {
@@ -240,17 +198,17 @@ static void compare(stats *st, const char *engine, uint32_t frame, const scene *
 /* sepax_overlap over a peer's candidates: must be sepax_find_contacts' pairs exactly */
 static size_t grid_check(sepax_shapes *store, const sepax_pair *cand, size_t nc,
                          const sepax_pair *sepax_sorted, size_t ns) {
-    uint8_t *hit = xmalloc(nc);
+    uint8_t *hit = frame_xmalloc(nc);
     if (nc) {
         sepax_status st = sepax_overlap(store, cand, nc, hit);
-        if (st != SEPAX_OK) die("sepax_overlap", st);
+        if (st != SEPAX_OK) frame_die("sepax_overlap", st);
     }
-    sepax_pair *h = xmalloc(nc * sizeof *h);
+    sepax_pair *h = frame_xmalloc(nc * sizeof *h);
     size_t k = 0;
     for (size_t i = 0; i < nc; i++)
         if (hit[i]) h[k++] = cand[i];
     qsort(h, k, sizeof *h, pair_cmp);
-    sepax_pair *d = xmalloc((k + ns) * sizeof *d);
+    sepax_pair *d = frame_xmalloc((k + ns) * sizeof *d);
     size_t diff = minus(h, k, sepax_sorted, ns, d) + minus(sepax_sorted, ns, h, k, d);
     free(hit);
     free(h);
@@ -273,10 +231,10 @@ static size_t sepax_frame(sepax_run *r, sepax_shapes *store, int update, float m
         size_t count = 0;
         sepax_status st = sepax_find_contacts(r->bp, store, &o, &out, &count);
         if (st == SEPAX_OK) return count;
-        if (st != SEPAX_ERR_CAPACITY) die("sepax_find_contacts", st);
+        if (st != SEPAX_ERR_CAPACITY) frame_die("sepax_find_contacts", st);
         free(r->pairs);
         r->cap = count + count / 4 + 1024;
-        r->pairs = xmalloc(r->cap * sizeof *r->pairs);
+        r->pairs = frame_xmalloc(r->cap * sizeof *r->pairs);
     }
 }
 
@@ -305,6 +263,7 @@ static float get_f32(FILE *f) {
 }
 
 int main(int argc, char **argv) {
+    frame_set_name("sepax-bench-frame-peers");
     opts o = {"bullet-hell", NULL, NULL, NULL, 10000, 10, 3, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -390,26 +349,26 @@ int main(int argc, char **argv) {
     }
 
     sepax_shapes *store = sepax_shapes_create(count);
-    if (!store) die("sepax_shapes_create", SEPAX_ERR_NOMEM);
+    if (!store) frame_die("sepax_shapes_create", SEPAX_ERR_NOMEM);
     sepax_status st = scene_add_to(sc, store);
-    if (st != SEPAX_OK) die("scene_add_to", st);
+    if (st != SEPAX_OK) frame_die("scene_add_to", st);
     st = sepax_shapes_update(store);
-    if (st != SEPAX_OK) die("sepax_shapes_update", st);
+    if (st != SEPAX_OK) frame_die("sepax_shapes_update", st);
     sepax_run run = {sepax_broadphase_create(NULL), NULL, 0};
     sepax_run margin_run = {sepax_broadphase_create(NULL), NULL, 0};
-    if (!run.bp || !margin_run.bp) die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
+    if (!run.bp || !margin_run.bp) frame_die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
 
     /* Chipmunk's hash: cells about twice the median box, 2 buckets a shape unless told */
     double cell = o.cp_cell;
     if (cell <= 0) {
-        double *ext = xmalloc(count * sizeof *ext);
+        double *ext = frame_xmalloc(count * sizeof *ext);
         for (uint32_t i = 0; i < count; i++) {
             sepax_aabb b;
             sepax_shapes_aabb(store, i, &b);
             double w = b.upper.x - b.lower.x, h = b.upper.y - b.lower.y;
             ext[i] = w > h ? w : h;
         }
-        cell = 2 * median(ext, count);
+        cell = 2 * frame_median(ext, count);
         free(ext);
     }
     int cells = o.cp_cells > 0 ? o.cp_cells : (int)(2 * (size_t)count);
@@ -419,13 +378,13 @@ int main(int argc, char **argv) {
     frame_chipmunk *cp = NULL;
 #ifdef SEPAX_PEER_BOX2D
     if (want[E_BOX2D] && !(b2 = frame_box2d_create(sc, 1)))
-        die("frame_box2d_create", SEPAX_ERR_NOMEM);
+        frame_die("frame_box2d_create", SEPAX_ERR_NOMEM);
     if (want[E_BOX2D_SHARP] && !(b2s = frame_box2d_create(sc, 0)))
-        die("frame_box2d_create", SEPAX_ERR_NOMEM);
+        frame_die("frame_box2d_create", SEPAX_ERR_NOMEM);
 #endif
 #ifdef SEPAX_PEER_CHIPMUNK
     if (want[E_CHIPMUNK] && !(cp = frame_chipmunk_create(sc, cell, cells)))
-        die("frame_chipmunk_create", SEPAX_ERR_NOMEM);
+        frame_die("frame_chipmunk_create", SEPAX_ERR_NOMEM);
 #endif
     double setup_ms = (frame_now_ns() - t0) / 1e6;
 
@@ -441,7 +400,7 @@ int main(int argc, char **argv) {
     skin = frame_box2d_skin();
 #endif
     size_t printed = 0;
-    sepax_pose *poses = xmalloc(count * sizeof *poses);
+    sepax_pose *poses = frame_xmalloc(count * sizeof *poses);
     uint64_t checksum = 0;
     for (uint32_t f = 0; f < total; f++) {
         scene_poses(sc, f, poses);
@@ -450,7 +409,7 @@ int main(int argc, char **argv) {
         /* sepax: poses, then the whole frame in one call */
         double a0 = frame_now_ns();
         st = sepax_shapes_set_poses(store, 0, count, poses);
-        if (st != SEPAX_OK) die("sepax_shapes_set_poses", st);
+        if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
         size_t ns = sepax_frame(&run, store, 1, 0.0f);
         double a1 = frame_now_ns();
         for (size_t k = 0; k < ns; k++)
@@ -488,7 +447,7 @@ int main(int argc, char **argv) {
                 r.narrow_ns = get_f32(js.f) * 1e6;
                 r.candidates = get_u32(js.f);
                 r.contacts = get_u32(js.f);
-                jsp = xmalloc(r.contacts * sizeof *jsp);
+                jsp = frame_xmalloc(r.contacts * sizeof *jsp);
                 for (size_t k = 0; k < r.contacts; k++) {
                     uint32_t x = get_u32(js.f), y = get_u32(js.f);
                     jsp[k] = (sepax_pair){x < y ? x : y, x < y ? y : x};
@@ -511,7 +470,7 @@ int main(int argc, char **argv) {
                     e == E_BOX2D ? skin : 0.0f, &printed);
             if (e == E_BOX2D) {
                 sepax_pair *ps = sorted_copy(r.pairs, r.contacts);
-                sepax_pair *d = xmalloc((r.contacts + 1) * sizeof *d);
+                sepax_pair *d = frame_xmalloc((r.contacts + 1) * sizeof *d);
                 t->outside_margin += minus(ps, r.contacts, sm, nm, d);
                 free(d);
                 free(ps);
@@ -539,21 +498,23 @@ int main(int argc, char **argv) {
     printf("| engine | update | broadphase | narrowphase | total ms | x sepax | candidates | "
            "contacts | only sepax | only peer | skin | near-tie | unexplained | grid check |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    double sepax_ms = median(s[E_SEPAX].total, o.frames);
+    double sepax_ms = frame_median(s[E_SEPAX].total, o.frames);
     for (int e = 0; e < E_COUNT; e++) {
         if (!want[e]) continue;
         stats *t = &s[e];
-        double tot = median(t->total, o.frames);
+        double tot = frame_median(t->total, o.frames);
         if (e == E_SEPAX)
             printf("| %s | | | | %.3f | 1.0 | %.0f | %.0f | | | | | | |\n", engine_names[e], tot,
-                   median_sz(t->candidates, o.frames), median_sz(t->contacts, o.frames));
+                   frame_median_sz(t->candidates, o.frames),
+                   frame_median_sz(t->contacts, o.frames));
         else
             printf("| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.0f | %.0f | %zu | %zu | %zu | %zu "
                    "| %zu | %s |\n",
-                   engine_names[e], median(t->update, o.frames), median(t->broad, o.frames),
-                   median(t->narrow, o.frames), tot, tot / sepax_ms,
-                   median_sz(t->candidates, o.frames), median_sz(t->contacts, o.frames),
-                   t->only_sepax, t->only_peer, t->skin, t->tie_sepax + t->tie_peer, t->other,
+                   engine_names[e], frame_median(t->update, o.frames),
+                   frame_median(t->broad, o.frames), frame_median(t->narrow, o.frames), tot,
+                   tot / sepax_ms, frame_median_sz(t->candidates, o.frames),
+                   frame_median_sz(t->contacts, o.frames), t->only_sepax, t->only_peer, t->skin,
+                   t->tie_sepax + t->tie_peer, t->other,
                    e == E_JS ? "-" : (t->grid_diff ? "DIFFERS" : "ok"));
     }
     float worst_tie = 0;

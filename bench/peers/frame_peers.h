@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "frame_util.h"
 #include "scenes.h"
 
 #ifdef __cplusplus
@@ -43,8 +44,6 @@ typedef struct frame_chipmunk frame_chipmunk;
 frame_chipmunk *frame_chipmunk_create(const scene *s, double cell, int cells);
 void frame_chipmunk_destroy(frame_chipmunk *p);
 void frame_chipmunk_step(frame_chipmunk *p, const sepax_pose *poses, frame_peer_result *out);
-
-double frame_now_ns(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,29 @@
+/* What the two whole-frame benchmarks (bench/frame.c, bench/peers/frame_peers.c) share:
+ * a clock, fatal errors under the program's name, medians. */
+#ifndef SEPAX_BENCH_FRAME_UTIL_H
+#define SEPAX_BENCH_FRAME_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sepax.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The name fatal errors start with (the program's). */
+void frame_set_name(const char *name);
+double frame_now_ns(void);
+/* Print "name: what: status" and exit 1. */
+void frame_die(const char *what, sepax_status st);
+/* malloc, or exit 1 with a message. */
+void *frame_xmalloc(size_t n);
+double frame_median(const double *v, uint32_t n);
+double frame_median_sz(const size_t *v, uint32_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
