@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
             c->backend = backends[b];
             c->threads = threads[t];
             sepax_allocator alloc = {count_alloc, count_free, &c->mem};
-            sepax_broadphase_config bc = {threads[t], NULL, &alloc};
+            sepax_broadphase_config bc = {threads[t], NULL, &alloc, 0};
             c->bp = sepax_broadphase_create(&bc);
             if (!c->bp) frame_die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
             c->update = frame_xmalloc(o.frames * sizeof(double));

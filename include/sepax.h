@@ -475,7 +475,15 @@ typedef struct sepax_broadphase_config {
     uint32_t threads;
     const sepax_scheduler *scheduler; ///< NULL: the built-in one; else copied
     const sepax_allocator *allocator; ///< NULL: the C library's; else copied
+    /// A frame over fewer shapes runs its per-shape steps (update, grid build) on the calling
+    /// thread alone: waking the workers costs more than they save there (the pairing is
+    /// spread whatever the count). 0: SEPAX_MIN_PARALLEL_SHAPES; 1: always spread. The
+    /// results are the same either way.
+    uint32_t min_parallel_shapes;
 } sepax_broadphase_config;
+
+/// The default of sepax_broadphase_config.min_parallel_shapes.
+#define SEPAX_MIN_PARALLEL_SHAPES 32768u
 
 /// NULL when out of memory, threads could not start, or the config is invalid
 /// (threads > SEPAX_MAX_WORKERS, a scheduler without parallel_for or with 0 or too many

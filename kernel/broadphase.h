@@ -64,7 +64,8 @@ typedef struct bp_chunk {
 struct sepax_broadphase {
     sepax_allocator mem;
     sepax_scheduler sched;
-    sepax_pool *pool; /* the built-in scheduler's threads, or NULL */
+    sepax_pool *pool;      /* the built-in scheduler's threads, or NULL */
+    uint32_t min_parallel; /* per-shape steps over fewer shapes run on the caller */
     bp_worker *workers;
 
     /* the grid: shapes keyed by their filter group and the cell of their lower
@@ -133,6 +134,16 @@ static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {
 static inline sepax_box_soa sepax_grid_soa(const sepax_broadphase *bp) {
     sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask};
     return soa;
+}
+
+/* A per-shape step of a frame over `shapes` shapes: on the scheduler, or on the calling
+ * thread (worker 0) when there are too few shapes to pay for waking the workers. */
+static inline void sepax_bp_for_shapes(const sepax_broadphase *bp, uint32_t shapes,
+                                       sepax_task_fn *fn, uint32_t count, void *ctx) {
+    if (shapes >= bp->min_parallel)
+        bp->sched.parallel_for(fn, count, ctx, bp->sched.user);
+    else if (count)
+        fn(0, count, 0, ctx);
 }
 
 /* Scratch that is rebuilt before every use: the old contents are dropped. */

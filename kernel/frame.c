@@ -16,7 +16,7 @@ static void serial_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user)
 }
 
 sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config) {
-    sepax_broadphase_config cfg = {1, NULL, NULL};
+    sepax_broadphase_config cfg = {1, NULL, NULL, 0};
     if (config) cfg = *config;
     sepax_allocator mem = sepax_libc_allocator();
     if (cfg.allocator) {
@@ -34,6 +34,8 @@ sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config)
     if (!bp) return NULL;
     memset(bp, 0, sizeof *bp);
     bp->mem = mem;
+    bp->min_parallel =
+        cfg.min_parallel_shapes ? cfg.min_parallel_shapes : SEPAX_MIN_PARALLEL_SHAPES;
     if (cfg.scheduler) {
         bp->sched = *cfg.scheduler;
     } else if (cfg.threads > 1) {
@@ -386,8 +388,7 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     frame_ctx f = {bp, store, k, options->test, margin, NULL};
     if (options->update && store->count) {
         uint32_t blocks = chunks_of(store->count, SEPAX_BLOCK_LANES);
-        bp->sched.parallel_for(update_task, chunks_of(blocks, BP_UPDATE_BLOCKS), &f,
-                               bp->sched.user);
+        sepax_bp_for_shapes(bp, store->count, update_task, chunks_of(blocks, BP_UPDATE_BLOCKS), &f);
     }
     st = sepax_grid_build(bp, store, margin, options->cell_size);
     if (st != SEPAX_OK) return st;

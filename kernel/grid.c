@@ -110,7 +110,7 @@ static void step_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) 
 /* A step over every range of BP_BUILD_SHAPES, on the broadphase's scheduler. */
 static void run_step(build_ctx *b, build_step *step) {
     b->step = step;
-    b->bp->sched.parallel_for(step_task, b->items, b, b->bp->sched.user);
+    sepax_bp_for_shapes(b->bp, b->s->count, step_task, b->items, b);
 }
 
 /* Boxes grown by the margin and the slack, and their extents, in index order. */

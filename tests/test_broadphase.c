@@ -320,7 +320,7 @@ Test(broadphase, same_results_for_every_thread_count_scheduler_and_backend) {
         result_set want = frame_ok(one, s, test, 0.1f);
         cr_assert(want.n > 1000);
         for (uint32_t threads = 2; threads <= 4; threads++) {
-            sepax_broadphase_config cfg = {threads, NULL, NULL};
+            sepax_broadphase_config cfg = {threads, NULL, NULL, 1}; /* every step spread */
             sepax_broadphase *bp = sepax_broadphase_create(&cfg);
             cr_assert(bp);
             for (int rep = 0; rep < 2; rep++) { /* the second frame reuses grown memory */
@@ -333,7 +333,7 @@ Test(broadphase, same_results_for_every_thread_count_scheduler_and_backend) {
             sepax_broadphase_destroy(bp);
         }
         sepax_scheduler sched = {backwards_for, 5, NULL};
-        sepax_broadphase_config cfg = {0, &sched, NULL};
+        sepax_broadphase_config cfg = {0, &sched, NULL, 1};
         sepax_broadphase *bp = sepax_broadphase_create(&cfg);
         result_set got = frame_ok(bp, s, test, 0.1f);
         expect_identical(got, want, test, "backwards scheduler");
@@ -356,7 +356,7 @@ Test(broadphase, same_results_for_every_thread_count_scheduler_and_backend) {
 
 Test(broadphase, update_option_equals_update_then_frame) {
     sepax_shapes *s = make_store(3000, 9, 4);
-    sepax_broadphase_config cfg = {2, NULL, NULL};
+    sepax_broadphase_config cfg = {2, NULL, NULL, 1};
     sepax_broadphase *bp = sepax_broadphase_create(&cfg);
     wl_rng r = {77};
     uint32_t n = sepax_shapes_count(s);
@@ -585,16 +585,16 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_find_contacts(bp, s, &cell, &big, &n2), SEPAX_OK);
     cr_assert_eq(n1, n2);
     /* configs */
-    sepax_broadphase_config many = {SEPAX_MAX_WORKERS + 1, NULL, NULL};
+    sepax_broadphase_config many = {SEPAX_MAX_WORKERS + 1, NULL, NULL, 0};
     cr_assert_null(sepax_broadphase_create(&many));
     sepax_scheduler none = {NULL, 2, NULL};
-    sepax_broadphase_config nosched = {0, &none, NULL};
+    sepax_broadphase_config nosched = {0, &none, NULL, 0};
     cr_assert_null(sepax_broadphase_create(&nosched));
     sepax_scheduler zero = {backwards_for, 0, NULL};
-    sepax_broadphase_config zerow = {0, &zero, NULL};
+    sepax_broadphase_config zerow = {0, &zero, NULL, 0};
     cr_assert_null(sepax_broadphase_create(&zerow));
     sepax_allocator half = {NULL, NULL, NULL};
-    sepax_broadphase_config noalloc = {0, NULL, &half};
+    sepax_broadphase_config noalloc = {0, NULL, &half, 0};
     cr_assert_null(sepax_broadphase_create(&noalloc));
     sepax_broadphase_destroy(NULL);
     /* filters */
@@ -625,7 +625,7 @@ Test(broadphase, contract) {
 /* An empty store and an unbuilt grid. */
 Test(broadphase, empty) {
     sepax_shapes *s = sepax_shapes_create(0);
-    sepax_broadphase_config cfg = {2, NULL, NULL};
+    sepax_broadphase_config cfg = {2, NULL, NULL, 1};
     sepax_broadphase *bp = sepax_broadphase_create(&cfg);
     uint32_t ids[4];
     size_t count = 7;
@@ -669,7 +669,7 @@ Test(broadphase, out_of_memory) {
     for (int allowed = 0; allowed < 200 && !succeeded; allowed++) {
         budget b = {allowed};
         sepax_allocator mem = {budget_alloc, budget_free, &b};
-        sepax_broadphase_config cfg = {2, NULL, &mem};
+        sepax_broadphase_config cfg = {2, NULL, &mem, 1};
         sepax_broadphase *bp = sepax_broadphase_create(&cfg);
         if (!bp) continue;
         sepax_status st;

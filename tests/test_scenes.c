@@ -115,7 +115,7 @@ static void check_frames(const char *name, uint32_t n) {
     CHECK(store && scene_add_to(s, store) == SEPAX_OK, "%s: store", name);
     sepax_broadphase *bp[3];
     for (int t = 0; t < 3; t++) {
-        sepax_broadphase_config c = {(uint32_t)t + 1, NULL, NULL};
+        sepax_broadphase_config c = {(uint32_t)t + 1, NULL, NULL, 1};
         bp[t] = sepax_broadphase_create(&c);
         CHECK(bp[t] != NULL, "sepax_broadphase_create(%d threads)", t + 1);
         if (!bp[t]) exit(1);

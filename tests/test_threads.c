@@ -181,7 +181,8 @@ int main(int argc, char **argv) {
      * frame on `threads` threads must give one thread's results, bit for bit */
     size_t frame_bad = 0, found = 0;
     {
-        sepax_broadphase_config cfg1 = {1, NULL, NULL}, cfgn = {(uint32_t)threads, NULL, NULL};
+        sepax_broadphase_config cfg1 = {1, NULL, NULL, 0},
+                                cfgn = {(uint32_t)threads, NULL, NULL, 1};
         sepax_broadphase *one = sepax_broadphase_create(&cfg1),
                          *many = sepax_broadphase_create(&cfgn);
         size_t cap = (size_t)count * 16;

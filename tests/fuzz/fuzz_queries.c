@@ -114,7 +114,7 @@ static sepax_broadphase *bp1, *bp2;
 static void check_frame(const uint8_t *data, size_t size, const sepax_query_options *opt,
                         int margin_ok, sepax_status margin_err) {
     if (!bp1) {
-        sepax_broadphase_config two = {2, NULL, NULL};
+        sepax_broadphase_config two = {2, NULL, NULL, 1};
         bp1 = sepax_broadphase_create(NULL);
         bp2 = sepax_broadphase_create(&two);
         if (!bp1 || !bp2) fail("broadphase create");
