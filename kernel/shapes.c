@@ -126,17 +126,12 @@ uint32_t sepax_shapes_id(const sepax_shapes *store, uint32_t index) {
     return index | (uint32_t)store->gen[index] << SEPAX_ID_INDEX_BITS;
 }
 
-void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
-    uint32_t lo = i / L * L, hi = lo + L < s->count ? lo + L : s->count;
-    sepax_block_info info = {0, 0, 0, 0};
-    sepax_poly_block *w = &s->block[i / L];
+/* Block blk's transposed world rows from the per-shape records (which hold every row of
+ * the last update). */
+static void block_rows_from_records(sepax_shapes *s, uint32_t blk) {
+    uint32_t lo = blk * L, hi = lo + L < s->count ? lo + L : s->count;
+    sepax_poly_block *w = &s->block[blk];
     for (uint32_t k = lo; k < hi; k++) {
-        if (s->nverts[k] > info.maxv) info.maxv = s->nverts[k];
-        if (s->nplanes[k] > info.maxp) info.maxp = s->nplanes[k];
-        if (s->cls[k] != SEPAX_CLASS_SHARP) info.curved = 1;
-        /* An update writes only the rows a block's info lets queries read: a block
-         * that now holds a shape with more rows must not show rows an earlier update
-         * skipped. The records hold every row of the last update. */
         const sepax_poly_rec *r = &s->rec[k];
         for (int v = 0; v < SEPAX_MAX_VERTS; v++) {
             w->x[v][k - lo] = r->x[v];
@@ -146,7 +141,23 @@ void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
             w->c[v][k - lo] = r->c[v];
         }
     }
-    s->info[i / L] = info;
+}
+
+void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
+    uint32_t blk = i / L, lo = blk * L, hi = lo + L < s->count ? lo + L : s->count;
+    sepax_block_info info = {0, 0, 0, 0};
+    for (uint32_t k = lo; k < hi; k++) {
+        if (s->nverts[k] > info.maxv) info.maxv = s->nverts[k];
+        if (s->nplanes[k] > info.maxp) info.maxp = s->nplanes[k];
+        if (s->cls[k] != SEPAX_CLASS_SHARP) info.curved = 1;
+    }
+    s->info[blk] = info;
+    /* An update writes only the rows queries read: the most any block has that a query
+     * may step over together with this one (itself and, with two blocks a step, its
+     * neighbours). Rows it skipped are stale; when this block gains rows, they must show
+     * the last update. */
+    for (uint32_t b = blk ? blk - 1 : 0; b <= blk + 1 && b * L < s->count; b++)
+        block_rows_from_records(s, b);
 }
 
 static uint8_t class_of(const sepax_shape_src *src) {

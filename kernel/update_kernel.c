@@ -91,11 +91,27 @@ put_records(sepax_shapes *st, size_t b, size_t b1, int half,
     }
 }
 
-/* The rows of blocks b0 and b1 any query reads (at least one: an empty lane's zeros). */
-static inline int block_rows(sepax_block_info i0, sepax_block_info i1) {
-    int rows = i0.maxv > i1.maxv ? i0.maxv : i1.maxv;
-    rows = i0.maxp > rows ? i0.maxp : rows;
-    rows = i1.maxp > rows ? i1.maxp : rows;
+static inline int info_rows(sepax_block_info i) { return i.maxv > i.maxp ? i.maxv : i.maxp; }
+
+/* The rows of blocks b .. b1 any query reads (at least one: an empty lane's zeros), of
+ * nall blocks in all. */
+static inline int block_rows(const sepax_shapes *st, size_t b, size_t b1, size_t nall) {
+    int rows = info_rows(st->info[b]), r1 = info_rows(st->info[b1]);
+    rows = r1 > rows ? r1 : rows;
+#if SEPAX_P > 1
+    /* a query with two blocks per step pairs a block with the one before or after it,
+     * wherever its range starts, and reads the rows either of them has */
+    if (b > 0) {
+        int r = info_rows(st->info[b - 1]);
+        rows = r > rows ? r : rows;
+    }
+    if (b1 + 1 < nall) {
+        int r = info_rows(st->info[b1 + 1]);
+        rows = r > rows ? r : rows;
+    }
+#else
+    (void)nall;
+#endif
     return rows > 0 ? rows : 1;
 }
 
@@ -103,6 +119,7 @@ static inline int block_rows(sepax_block_info i0, sepax_block_info i1) {
  * the records of their shapes: disjoint ranges can run on different threads */
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks) {
     size_t nblocks = ((size_t)st->count + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    const size_t nall = nblocks;
     if (first_block >= nblocks) return;
     if (blocks > nblocks - first_block) blocks = (uint32_t)(nblocks - first_block);
     nblocks = (size_t)first_block + blocks;
@@ -125,7 +142,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
          * raycast_range stop at the most vertices and planes a block has): a block of
          * bullets (circles, triangles, boxes) writes half its rows. Rows past a shape's
          * counts repeat its last, so the bounds over all rows are the bounds. */
-        int rows = block_rows(st->info[b], st->info[b1]);
+        int rows = block_rows(st, b, b1, nall);
 #if defined(__clang__) || defined(__GNUC__)
 #pragma GCC unroll 8
 #endif
