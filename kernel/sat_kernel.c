@@ -803,6 +803,7 @@ static inline lf block_separation(const sepax_shapes *st, uint32_t probe, uint32
     const sepax_poly_block *b0 = &st->block[b0i], *b1 = &st->block[b1i];
     int pn = st->nverts[probe], pp = st->nplanes[probe];
     sepax_block_info i0 = st->info[b0i], i1 = st->info[b1i];
+    /* each within sepax_step_rows, the rows the update wrote (store.h) */
     int tv = i0.maxv > i1.maxv ? i0.maxv : i1.maxv, tp = i0.maxp > i1.maxp ? i0.maxp : i1.maxp;
     lf best = lf_load(k_ninf, k_ninf);
     for (int i = 0; i < pp; i++) { /* the probe's planes against the targets' vertices */
@@ -931,10 +932,7 @@ static void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, u
     for (; b < b_end; b += SEPAX_P) {
         uint32_t b1 = (uint32_t)(b + 1 < b_end ? b + SEPAX_P - 1 : b);
         const sepax_poly_block *w0 = &st->block[b], *w1 = &st->block[b1];
-        sepax_block_info i0 = st->info[b], i1 = st->info[b1];
-        int rows = i0.maxv > i1.maxv ? i0.maxv : i1.maxv;
-        rows = i0.maxp > rows ? i0.maxp : rows;
-        rows = i1.maxp > rows ? i1.maxp : rows;
+        int rows = sepax_step_rows(st, b, b1); /* what the update wrote (store.h) */
         lane_rows a;
         for (int k = 0; k < rows; k++) {
             a.x[k] = lf_load(w0->x[k], w1->x[k]);

@@ -152,10 +152,9 @@ void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
         if (s->cls[k] != SEPAX_CLASS_SHARP) info.curved = 1;
     }
     s->info[blk] = info;
-    /* An update writes only the rows queries read: the most any block has that a query
-     * may step over together with this one (itself and, with two blocks a step, its
-     * neighbours). Rows it skipped are stale; when this block gains rows, they must show
-     * the last update. */
+    /* An update writes only the rows queries read (sepax_block_rows, store.h): with two
+     * blocks a step, the neighbours' too. Rows it skipped are stale; when this block
+     * gains rows, they and its neighbours' must show the last update. */
     for (uint32_t b = blk ? blk - 1 : 0; b <= blk + 1 && b * L < s->count; b++)
         block_rows_from_records(s, b);
 }

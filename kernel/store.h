@@ -144,8 +144,38 @@ sepax_allocator sepax_libc_allocator(void);
 /* Shapes a store can hold: as many as the id's index bits number. */
 #define SEPAX_STORE_MAX_SHAPES SEPAX_MAX_SHAPES
 
+/* Which rows of the transposed world blocks (sepax_poly_block) are current: one rule,
+ * kept by three parties.
+ * - Queries that step over blocks (sepax_overlap_one, sepax_raycast_range) take one or
+ *   two adjacent blocks a step, two with AVX-512 and starting wherever the caller's range
+ *   starts, and read no row past the most vertices or planes of the step's blocks
+ *   (sepax_step_rows).
+ * - The update writes, per block, the rows any step holding it reads (sepax_block_rows
+ *   with the backend's blocks per step): with two a step, the neighbours' rows too.
+ * - sepax_block_refresh rewrites a changed block and both neighbours from the records
+ *   (which hold every row), whatever the backend, so no step reads a row an update
+ *   skipped when the block's counts were smaller. */
+static inline int sepax_info_rows(sepax_block_info i) { return i.maxv > i.maxp ? i.maxv : i.maxp; }
+
+static inline int sepax_step_rows(const sepax_shapes *s, size_t b0, size_t b1) {
+    int r0 = sepax_info_rows(s->info[b0]), r1 = sepax_info_rows(s->info[b1]);
+    return r0 > r1 ? r0 : r1;
+}
+
+/* The rows of block b (of nblocks) that some step of per_step blocks may read; at least
+ * one (an empty lane's zeros). */
+static inline int sepax_block_rows(const sepax_shapes *s, size_t b, size_t nblocks, int per_step) {
+    int rows = sepax_info_rows(s->info[b]);
+    if (per_step > 1) {
+        if (b > 0 && sepax_step_rows(s, b - 1, b) > rows) rows = sepax_step_rows(s, b - 1, b);
+        if (b + 1 < nblocks && sepax_step_rows(s, b, b + 1) > rows)
+            rows = sepax_step_rows(s, b, b + 1);
+    }
+    return rows > 0 ? rows : 1;
+}
+
 /* Recompute the sepax_block_info of the block holding index i, and rewrite
- * its transposed world rows from the per-shape records. */
+ * its transposed world rows, and its neighbours', from the per-shape records. */
 void sepax_block_refresh(sepax_shapes *s, uint32_t i);
 
 #endif

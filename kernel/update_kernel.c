@@ -91,30 +91,6 @@ put_records(sepax_shapes *st, size_t b, size_t b1, int half,
     }
 }
 
-static inline int info_rows(sepax_block_info i) { return i.maxv > i.maxp ? i.maxv : i.maxp; }
-
-/* The rows of blocks b .. b1 any query reads (at least one: an empty lane's zeros), of
- * nall blocks in all. */
-static inline int block_rows(const sepax_shapes *st, size_t b, size_t b1, size_t nall) {
-    int rows = info_rows(st->info[b]), r1 = info_rows(st->info[b1]);
-    rows = r1 > rows ? r1 : rows;
-#if SEPAX_P > 1
-    /* a query with two blocks per step pairs a block with the one before or after it,
-     * wherever its range starts, and reads the rows either of them has */
-    if (b > 0) {
-        int r = info_rows(st->info[b - 1]);
-        rows = r > rows ? r : rows;
-    }
-    if (b1 + 1 < nall) {
-        int r = info_rows(st->info[b1 + 1]);
-        rows = r > rows ? r : rows;
-    }
-#else
-    (void)nall;
-#endif
-    return rows > 0 ? rows : 1;
-}
-
 /* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
  * the records of their shapes: disjoint ranges can run on different threads */
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks) {
@@ -138,11 +114,12 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         lf minx = px, miny = px, maxx = px, maxy = px; /* set at k == 0 */
         /* every row, a lane per shape: the records take all eight (transposed below) */
         _Alignas(64) float wrow[5][SEPAX_MAX_VERTS][8 * SEPAX_P];
-        /* The blocks get only the rows their queries read (sepax_overlap_one and
-         * raycast_range stop at the most vertices and planes a block has): a block of
-         * bullets (circles, triangles, boxes) writes half its rows. Rows past a shape's
-         * counts repeat its last, so the bounds over all rows are the bounds. */
-        int rows = block_rows(st, b, b1, nall);
+        /* The blocks get only the rows their queries read (the rule in store.h): a
+         * block of bullets (circles, triangles, boxes) writes half its rows. Rows past
+         * a shape's counts repeat its last, so the bounds over all rows are the bounds. */
+        int rows = sepax_block_rows(st, b, nall, SEPAX_P),
+            r1 = sepax_block_rows(st, b1, nall, SEPAX_P);
+        rows = r1 > rows ? r1 : rows;
 #if defined(__clang__) || defined(__GNUC__)
 #pragma GCC unroll 8
 #endif
