@@ -221,15 +221,31 @@ static uint32_t group_of(const sepax_broadphase *bp, sepax_filter f) {
     return g;
 }
 
-/* Each small shape's key from its group (in key) and the cell of its lower corner. */
+/* floor(q) clamped to 0 .. last, as clamp_cell, without branches (NaN gives 0) */
+static inline uint32_t clamp_cell_flat(double q, double last) {
+    q = q > 0.0 ? q : 0.0;
+    q = q < last ? q : last;
+    return (uint32_t)(int32_t)q;
+}
+
+/* Each small shape's key from its group (in key) and the cell of its lower corner: the
+ * cells of sepax_grid_col and sepax_grid_row, with the grid in locals (the stores to key
+ * would otherwise reload it every shape). */
 static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     (void)item;
-    sepax_broadphase *bp = b->bp;
+    const sepax_broadphase *bp = b->bp;
+    uint32_t *key = bp->key;
+    const bp_box *box = bp->ubox;
+    const double ox = bp->ox, oy = bp->oy, inv = bp->inv;
+    const double lastx = (double)(bp->nx - 1), lasty = (double)(bp->ny - 1);
+    const uint32_t nx = bp->nx, ncells = bp->ncells;
+    const int grouped = bp->grouped;
     for (uint32_t i = i0; i < i1; i++) {
-        if (bp->key[i] != UINT32_MAX)
-            bp->key[i] = (bp->grouped ? group_of(bp, b->s->filter[i]) : 0u) * bp->ncells +
-                         sepax_grid_row(bp, bp->ubox[i].ly) * bp->nx +
-                         sepax_grid_col(bp, bp->ubox[i].lx);
+        if (key[i] == UINT32_MAX) continue;
+        uint32_t col = clamp_cell_flat(((double)box[i].lx - ox) * inv, lastx);
+        uint32_t row = clamp_cell_flat(((double)box[i].ly - oy) * inv, lasty);
+        uint32_t g = grouped ? group_of(bp, b->s->filter[i]) : 0u;
+        key[i] = g * ncells + row * nx + col;
     }
 }
 
