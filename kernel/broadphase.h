@@ -27,9 +27,14 @@
 
 typedef struct sepax_pool sepax_pool;
 
-/* A grown box in index order (the build's scratch). */
+/* A grown box in index order, with what the build reads beside it (its filter and
+ * largest extent), in one 32-byte entry: the gather into sorted order reads one line a
+ * shape. The build's scratch. */
 typedef struct bp_box {
     float lx, ly, hx, hy;
+    sepax_filter f;
+    float ext;
+    uint32_t pad_;
 } bp_box;
 
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
@@ -85,7 +90,6 @@ struct sepax_broadphase {
     float *lox, *loy, *hix, *hiy;
     uint32_t *cat, *mask;     /* filters in sorted order */
     uint32_t *key;            /* per shape index: group * ncells + cell, or UINT32_MAX when large */
-    float *ext;               /* per shape index: its box extent (scratch of the build) */
     bp_box *ubox;             /* per shape index: its grown box (scratch of the build) */
     struct build_part *parts; /* per build task: what it found (grid.c) */
     size_t cap_parts;

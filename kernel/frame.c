@@ -71,9 +71,9 @@ void sepax_broadphase_destroy(sepax_broadphase *bp) {
     sepax_allocator mem = bp->mem;
     if (bp->pool) sepax_pool_destroy(bp->pool, &mem);
     for (size_t i = 0; i < bp->cap_chunks; i++) free_chunk_arrays(bp, &bp->chunks[i]);
-    void *arrays[] = {bp->workers, bp->start, bp->sid,    bp->lox, bp->loy, bp->hix,
-                      bp->hiy,     bp->cat,   bp->mask,   bp->key, bp->ext, bp->ubox,
-                      bp->parts,   bp->tasks, bp->chunks, bp->redo};
+    void *arrays[] = {bp->workers, bp->start, bp->sid,   bp->lox,    bp->loy,
+                      bp->hix,     bp->hiy,   bp->cat,   bp->mask,   bp->key,
+                      bp->ubox,    bp->parts, bp->tasks, bp->chunks, bp->redo};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (arrays[i]) mem.free(arrays[i], mem.ctx);
     mem.free(bp, mem.ctx);
@@ -474,7 +474,7 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
     s.candidates = bp->candidates;
     s.results = bp->results;
     size_t bytes = sizeof *bp + bp->sched.workers * sizeof(bp_worker);
-    bytes += bp->cap_shapes * (9 * 4 + sizeof(bp_box)) + bp->cap_cells * 4 +
+    bytes += bp->cap_shapes * (8 * 4 + sizeof(bp_box)) + bp->cap_cells * 4 +
              bp->cap_chunks * sizeof(bp_chunk);
     bytes += bp->cap_redo * sizeof(uint32_t) + bp->cap_tasks * sizeof(bp_task);
     for (size_t i = 0; i < bp->cap_chunks; i++) {

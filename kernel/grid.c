@@ -56,9 +56,9 @@ bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx
 static int reserve_shapes(sepax_broadphase *bp, size_t n) {
     if (n + BP_PAD <= bp->cap_shapes) return 1;
     size_t want = n + n / 2 + 64 + BP_PAD;
-    void **arrays[] = {(void **)&bp->sid, (void **)&bp->lox, (void **)&bp->loy,  (void **)&bp->hix,
-                       (void **)&bp->hiy, (void **)&bp->cat, (void **)&bp->mask, (void **)&bp->key,
-                       (void **)&bp->ext, (void **)&bp->ubox};
+    void **arrays[] = {(void **)&bp->sid,  (void **)&bp->lox, (void **)&bp->loy,
+                       (void **)&bp->hix,  (void **)&bp->hiy, (void **)&bp->cat,
+                       (void **)&bp->mask, (void **)&bp->key, (void **)&bp->ubox};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         size_t elem = arrays[i] == (void **)&bp->ubox ? sizeof *bp->ubox : 4;
         if (*arrays[i]) bp->mem.free(*arrays[i], bp->mem.ctx);
@@ -127,9 +127,8 @@ static void boxes_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t 
         ly = ly - b->grow - slack;
         hx = hx + slack;
         hy = hy + slack;
-        bp->ubox[i] = (bp_box){lx, ly, hx, hy};
         float w = hx - lx, h = hy - ly, e = w > h ? w : h;
-        bp->ext[i] = e;
+        bp->ubox[i] = (bp_box){lx, ly, hx, hy, b->s->filter[i], e, 0};
         uint32_t bits; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
         memcpy(&bits, &e, sizeof bits);
         hist[(bits >> 23) & 0xffu]++;
@@ -145,7 +144,7 @@ static void classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32
     uint32_t nsmall = 0, nf = 0;
     sepax_filter last = {0, 0};
     for (uint32_t i = i0; i < i1; i++) {
-        float e = bp->ext[i];
+        float e = bp->ubox[i].ext;
         if (e > b->limit) {
             bp->key[i] = UINT32_MAX;
             continue;
@@ -158,7 +157,7 @@ static void classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32
         miny = ly < miny ? ly : miny;
         maxx = lx > maxx ? lx : maxx;
         maxy = ly > maxy ? ly : maxy;
-        sepax_filter f = b->s->filter[i];
+        sepax_filter f = bp->ubox[i].f;
         if (nf && f.category == last.category && f.mask == last.mask) continue;
         last = f;
         uint32_t g = 0;
@@ -244,7 +243,7 @@ static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i
         if (key[i] == UINT32_MAX) continue;
         uint32_t col = clamp_cell_flat(((double)box[i].lx - ox) * inv, lastx);
         uint32_t row = clamp_cell_flat(((double)box[i].ly - oy) * inv, lasty);
-        uint32_t g = grouped ? group_of(bp, b->s->filter[i]) : 0u;
+        uint32_t g = grouped ? group_of(bp, box[i].f) : 0u;
         key[i] = g * ncells + row * nx + col;
     }
 }
@@ -256,7 +255,7 @@ static void columns_step(const build_ctx *b, uint32_t item, uint32_t p0, uint32_
     for (uint32_t p = p0; p < p1; p++) {
         uint32_t i = sepax_id_index(bp->sid[p]);
         bp_box box = bp->ubox[i];
-        sepax_filter f = b->s->filter[i];
+        sepax_filter f = box.f;
         bp->lox[p] = box.lx;
         bp->loy[p] = box.ly;
         bp->hix[p] = box.hx;
