@@ -153,49 +153,79 @@ static owner owner_at(const sepax_broadphase *bp, uint32_t p) {
     return o;
 }
 
-/* Pair an owner with the positions of run begin .. end-1 that pass the box and filter
- * test, through the worker's batch. */
-static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
-                       uint32_t begin, uint32_t end) {
+/* Pair an owner with the `got` positions in w->pos, through the worker's batch. */
+static size_t take_pairs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
+                         size_t got) {
     const sepax_broadphase *bp = f->bp;
-    sepax_box_soa soa = sepax_grid_soa(bp);
-    while (begin < end) {
-        uint32_t piece = end - begin < BP_PIECE ? end - begin : BP_PIECE;
-        size_t got = f->k->box_run(&soa, begin, begin + piece, &o->probe, w->pos);
-        for (size_t i = 0; i < got; i++) {
-            uint32_t idb = bp->sid[w->pos[i]], b = sepax_id_index(idb);
-            /* the narrowphase reads b's record a batch later: in grid order, b's index is
-             * anywhere in the store, so start the loads now */
-            if (f->test != SEPAX_TEST_AABB) {
-                const char *rec = (const char *)&f->store->rec[b];
-                __builtin_prefetch(rec);
-                __builtin_prefetch(rec + 64);
-                __builtin_prefetch(rec + 128);
-                __builtin_prefetch(&f->store->disc[b]);
-            }
-            /* the lower index first, whichever shape owns the pair: masks, not a branch
-             * (in a dense frame the order is a coin toss) */
-            uint32_t first = 0u - (uint32_t)(o->index < b);
-            w->cand[m + i] =
-                (sepax_pair){(o->id & first) | (idb & ~first), (idb & first) | (o->id & ~first)};
+    for (size_t i = 0; i < got; i++) {
+        uint32_t idb = bp->sid[w->pos[i]], b = sepax_id_index(idb);
+        /* the narrowphase reads b's record a batch later: in grid order, b's index is
+         * anywhere in the store, so start the loads now */
+        if (f->test != SEPAX_TEST_AABB) {
+            const char *rec = (const char *)&f->store->rec[b];
+            __builtin_prefetch(rec);
+            __builtin_prefetch(rec + 64);
+            __builtin_prefetch(rec + 128);
+            __builtin_prefetch(&f->store->disc[b]);
         }
-        m += got;
-        if (m >= BP_BATCH) {
-            flush(f, w, m, c);
-            m = 0;
-        }
-        begin += piece;
+        /* the lower index first, whichever shape owns the pair: masks, not a branch
+         * (in a dense frame the order is a coin toss) */
+        uint32_t first = 0u - (uint32_t)(o->index < b);
+        w->cand[m + i] =
+            (sepax_pair){(o->id & first) | (idb & ~first), (idb & first) | (o->id & ~first)};
+    }
+    m += got;
+    if (m >= BP_BATCH) {
+        flush(f, w, m, c);
+        m = 0;
     }
     return m;
 }
 
-/* Columns x0 .. x1 of rows y0 .. y1 of sub-grid `group`, a run per row. */
+/* Pair an owner with the positions of runs runs[2r] .. runs[2r + 1] - 1 (in order) that
+ * pass the box and filter test: in one range test when they fit a piece (a dense grid's
+ * runs are a few boxes each), else run by run, piece by piece. */
+static size_t pair_runs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
+                        const uint32_t *runs, uint32_t nruns) {
+    sepax_box_soa soa = sepax_grid_soa(f->bp);
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < nruns; r++) total += runs[2 * r + 1] - runs[2 * r];
+    if (total <= BP_PIECE) {
+        if (total == 0) return m;
+        return take_pairs(f, w, m, c, o, f->k->box_run(&soa, runs, nruns, &o->probe, w->pos));
+    }
+    for (uint32_t r = 0; r < nruns; r++) {
+        for (uint32_t begin = runs[2 * r], end = runs[2 * r + 1]; begin < end;) {
+            uint32_t piece[2] = {begin, end - begin < BP_PIECE ? end : begin + BP_PIECE};
+            m = take_pairs(f, w, m, c, o, f->k->box_run(&soa, piece, 1, &o->probe, w->pos));
+            begin = piece[1];
+        }
+    }
+    return m;
+}
+
+static size_t pair_run(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
+                       uint32_t begin, uint32_t end) {
+    uint32_t run[2] = {begin, end};
+    return pair_runs(f, w, m, c, o, run, 1);
+}
+
+/* Columns x0 .. x1 of rows y0 .. y1 of sub-grid `group`, a run per row (rows a few at a
+ * time in one range test). */
 static size_t pair_cells(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
                          uint32_t group, uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1) {
     const sepax_broadphase *bp = f->bp;
     const uint32_t *start = bp->start + (size_t)group * bp->ncells;
-    for (uint32_t y = y0; y <= y1; y++)
-        m = pair_run(f, w, m, c, o, start[y * bp->nx + x0], start[y * bp->nx + x1 + 1]);
+    enum { ROWS = 4 };
+    uint32_t runs[2 * ROWS], nruns = 0;
+    for (uint32_t y = y0; y <= y1; y++) {
+        runs[2 * nruns] = start[y * bp->nx + x0];
+        runs[2 * nruns + 1] = start[y * bp->nx + x1 + 1];
+        if (++nruns == ROWS || y == y1) {
+            m = pair_runs(f, w, m, c, o, runs, nruns);
+            nruns = 0;
+        }
+    }
     return m;
 }
 
@@ -238,13 +268,14 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
     const sepax_broadphase *bp = f->bp;
     owner o = owner_at(bp, p);
     uint32_t key = at->key, cx = at->cx, cy = at->cy;
-    uint32_t end = bp->start[cx + 1 < bp->nx ? key + 2 : key + 1];
-    m = pair_run(f, w, m, c, &o, p + 1, end);
+    uint32_t runs[4] = {p + 1, bp->start[cx + 1 < bp->nx ? key + 2 : key + 1], 0, 0};
     if (cy + 1 < bp->ny) {
+        const uint32_t *start = bp->start + (size_t)group * bp->ncells;
         uint32_t lo = cx ? cx - 1 : 0, hi = cx + 1 < bp->nx ? cx + 1 : cx;
-        m = pair_cells(f, w, m, c, &o, group, lo, hi, cy + 1, cy + 1);
+        runs[2] = start[(cy + 1) * bp->nx + lo];
+        runs[3] = start[(cy + 1) * bp->nx + hi + 1];
     }
-    return m;
+    return pair_runs(f, w, m, c, &o, runs, 2);
 }
 
 /* A small owner and another group: the 3 x 3 cells around its own (only the smaller group

@@ -16,8 +16,9 @@
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 
-size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, uint32_t begin, uint32_t end,
-                                        const sepax_box_probe *probe, uint32_t *out);
+size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
+                                        uint32_t nruns, const sepax_box_probe *probe,
+                                        uint32_t *out);
 
 /* Append begin + k for every set bit k of `bits`, in order: every lane is written, the
  * count advances only past the passing ones (out has room for the whole vector). */
@@ -134,8 +135,9 @@ static inline unsigned test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m
 #define EMIT(out, n, base, bits) emit(out, n, base, bits, W)
 #endif
 
-size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, uint32_t begin, uint32_t end,
-                                        const sepax_box_probe *probe, uint32_t *out) {
+size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
+                                        uint32_t nruns, const sepax_box_probe *probe,
+                                        uint32_t *out) {
 #if BOX_WIDE
     simde__m256 plox = simde_mm256_set1_ps(probe->lox), ploy = simde_mm256_set1_ps(probe->loy);
     simde__m256 phix = simde_mm256_set1_ps(probe->hix), phiy = simde_mm256_set1_ps(probe->hiy);
@@ -153,14 +155,16 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, uint32_t begin
     const sepax_box_soa cols = *soa;
     soa = &cols;
     size_t n = 0;
-    uint32_t j = begin;
-    for (; j + W <= end; j += W) {
-        unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
-        n = EMIT(out, n, j, bits); /* no branch: in a dense frame it is a coin toss */
-    }
-    if (j < end) { /* the last lanes read the padding past the run; their bits are dropped */
-        unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
-        n = EMIT(out, n, j, bits & ((1u << (end - j)) - 1u));
+    for (uint32_t r = 0; r < nruns; r++) {
+        uint32_t j = runs[2 * r], end = runs[2 * r + 1];
+        for (; j + W <= end; j += W) {
+            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
+            n = EMIT(out, n, j, bits); /* no branch: in a dense frame it is a coin toss */
+        }
+        if (j < end) { /* the last lanes read the padding past the run; their bits are dropped */
+            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
+            n = EMIT(out, n, j, bits & ((1u << (end - j)) - 1u));
+        }
     }
     return n;
 }

@@ -53,7 +53,8 @@ static void scan(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_
     cand_batch b;
     while (begin < end) {
         uint32_t piece = end - begin < BP_PIECE ? end - begin : BP_PIECE;
-        size_t got = k->box_run(&soa, begin, begin + piece, probe, b.pos);
+        uint32_t run[2] = {begin, begin + piece};
+        size_t got = k->box_run(&soa, run, 1, probe, b.pos);
         size_t m = 0;
         for (size_t i = 0; i < got; i++) {
             uint32_t idx = sepax_id_index(bp->sid[b.pos[i]]);

@@ -49,9 +49,11 @@ typedef struct sepax_kernel {
     /* contact manifolds from collide's answers and axes for the same pairs (manifold_kernel.c) */
     void (*contacts)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                      const sepax_hit *hits, const uint8_t *axis, float margin, sepax_manifold *out);
-    /* the grid's range test: positions begin .. end-1 of soa whose boxes overlap the probe's
-     * and whose filters pass, ascending, into out (room for end - begin + 8) ; returns how many */
-    size_t (*box_run)(const sepax_box_soa *soa, uint32_t begin, uint32_t end,
+    /* the grid's range test: over runs runs[2r] .. runs[2r + 1] - 1 of soa's positions, one
+     * run after another, those whose boxes overlap the probe's and whose filters pass,
+     * ascending within a run, into out (room for the runs' lengths + 8); returns how many.
+     * Several runs a call: a dense grid's runs hold a few boxes each. */
+    size_t (*box_run)(const sepax_box_soa *soa, const uint32_t *runs, uint32_t nruns,
                       const sepax_box_probe *probe, uint32_t *out);
 } sepax_kernel;
 
