@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broadphase.h"
+#include "check.h"
 #include "workload.h"
 
 /* ---- stores ---------------------------------------------------------------------- */
@@ -693,4 +695,74 @@ Test(broadphase, out_of_memory) {
     free_set(&want);
     sepax_broadphase_destroy(ref);
     sepax_shapes_destroy(s);
+}
+
+/* The kernels' range test over a list of runs (the frame passes an owner's runs in one call)
+ * against brute force, on every kernel copy the tests link, emulated ones included: runs of
+ * every length, empty ones, starts off the vector width, boxes that touch exactly. */
+static uint64_t runs_rng(uint64_t *x) {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+Test(broadphase, range_test_over_several_runs) {
+    enum { N = 700, PAD = 8 };
+    static float lox[N + PAD], loy[N + PAD], hix[N + PAD], hiy[N + PAD];
+    static uint32_t cat[N + PAD], mask[N + PAD];
+    uint64_t g = 7;
+    for (int i = 0; i < N; i++) { /* integer corners: exact touching is common */
+        lox[i] = (float)(runs_rng(&g) % 40);
+        loy[i] = (float)(runs_rng(&g) % 40);
+        hix[i] = lox[i] + (float)(runs_rng(&g) % 6);
+        hiy[i] = loy[i] + (float)(runs_rng(&g) % 6);
+        cat[i] = 1u << (runs_rng(&g) % 4);
+        mask[i] = (uint32_t)(runs_rng(&g) % 16);
+    }
+    sepax_box_soa soa = {lox, loy, hix, hiy, cat, mask};
+    int kernels = 0;
+    for (int ki = 0; ki < test_kernel_count(); ki++) {
+        const test_kernel *t = test_kernel_at(ki);
+        if (!t->runnable) continue;
+        kernels++;
+        uint64_t h = 11;
+        for (int round = 0; round < 2000; round++) {
+            float x = (float)(runs_rng(&h) % 40), y = (float)(runs_rng(&h) % 40);
+            sepax_box_probe probe = {x,
+                                     y,
+                                     x + (float)(runs_rng(&h) % 8),
+                                     y + (float)(runs_rng(&h) % 8),
+                                     1u << (runs_rng(&h) % 4),
+                                     (uint32_t)(runs_rng(&h) % 16),
+                                     (uint32_t)(runs_rng(&h) % 2),
+                                     0};
+            uint32_t runs[8], nruns = 1 + (uint32_t)(runs_rng(&h) % 4), total = 0;
+            for (uint32_t r = 0; r < nruns; r++) {
+                uint32_t len = (uint32_t)(runs_rng(&h) % 64);
+                uint32_t begin = (uint32_t)(runs_rng(&h) % (N - len + 1));
+                runs[2 * r] = begin;
+                runs[2 * r + 1] = begin + len;
+                total += len;
+            }
+            uint32_t want[BP_PIECE], got[BP_PIECE + PAD];
+            size_t nwant = 0;
+            for (uint32_t r = 0; r < nruns; r++)
+                for (uint32_t j = runs[2 * r]; j < runs[2 * r + 1]; j++) {
+                    int box = probe.hix >= lox[j] && hix[j] >= probe.lox && probe.hiy >= loy[j] &&
+                              hiy[j] >= probe.loy;
+                    int filter =
+                        !probe.filter || ((probe.cat & mask[j]) != 0 && (cat[j] & probe.mask) != 0);
+                    if (box && filter) want[nwant++] = j;
+                }
+            cr_assert(total <= BP_PIECE);
+            size_t n = t->k->box_run(&soa, runs, nruns, &probe, got);
+            cr_assert_eq(n, nwant, "%s, round %d: %zu positions, brute force %zu", t->name, round,
+                         n, nwant);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(got[i], want[i], "%s, round %d, position %zu: %u, brute force %u",
+                             t->name, round, i, got[i], want[i]);
+        }
+    }
+    cr_assert(kernels >= 2);
 }
