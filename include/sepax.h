@@ -52,7 +52,8 @@ typedef enum sepax_status {
     SEPAX_ERR_STALE_ID = -15,   ///< the id of a shape that was removed
     SEPAX_ERR_MISALIGNED = -16, ///< a caller buffer not aligned for its element type
     SEPAX_ERR_CAPACITY = -17,   ///< an output buffer too small; the call reports the size it needs
-    SEPAX_ERR_BAD_OPTION = -18  ///< an option outside its documented set
+    SEPAX_ERR_BAD_OPTION = -18, ///< an option outside its documented set
+    SEPAX_ERR_DUPLICATE = -19   ///< an index given twice where each must appear once
 } sepax_status;
 
 /// Shape ids: the low SEPAX_ID_INDEX_BITS bits are the shape's index (its position in the
@@ -238,6 +239,20 @@ typedef struct sepax_move {
 /// index wraps after 256 more removals there. Pairs, poses and ranges the caller keeps must
 /// be updated with *moved. On error nothing changes.
 SEPAX_API sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved);
+
+/// Move every shape to a new index in one pass: the shape at index order[j] goes to index j.
+/// `order` is a permutation of 0 .. count-1 with count == sepax_shapes_count(store); a game
+/// that keeps the store in spatial order (sepax_broadphase_order) makes a dense frame's reads
+/// sequential. new_ids (count entries, or NULL) receives, at each old index, that shape's new
+/// id. A shape that changes index gets a new generation there, so its old id is refused from
+/// then on (SEPAX_ERR_STALE_ID); a shape that stays keeps its id. Local shapes, poses, filters
+/// and world data move with the shapes (no update needed); a broadphase's last grid names the
+/// old ids until it is built again. Errors, with nothing changed or written: SEPAX_ERR_NULL
+/// (store; order with count > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (count is not the
+/// store's), SEPAX_ERR_BAD_ID (an entry >= count), SEPAX_ERR_DUPLICATE (an entry twice),
+/// SEPAX_ERR_NOMEM (a bitmap of count bits, from the store's allocator).
+SEPAX_API sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order,
+                                            uint32_t count, uint32_t *new_ids);
 
 /// Most points sepax_hull takes.
 #define SEPAX_HULL_MAX_POINTS 512
@@ -548,6 +563,16 @@ typedef struct sepax_broadphase_stats {
 
 SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,
                                                   sepax_broadphase_stats *out);
+
+/// The store indices of the last grid's shapes in grid order (small shapes by filter group,
+/// then cell; then the large ones) into order[0 .. count-1]: the argument sepax_shapes_reorder
+/// takes to put the store in spatial order. count must be sepax_shapes_count(store) and the
+/// grid built from this store with no shape added, removed or moved since. Errors, with
+/// nothing written: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (count is not the
+/// store's or the grid's, or no grid was built), SEPAX_ERR_STALE_ID (a grid id no longer
+/// current).
+SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shapes *store,
+                                              uint32_t *order, uint32_t count);
 
 /// Ids of the shapes whose bounding boxes overlap `box` (touching counts), in grid order.
 /// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY with the first

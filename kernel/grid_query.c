@@ -286,3 +286,17 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     scan(bp, store, k, &whole, bp->nsmall, bp->n, take_ray, &c);
     return finish(&out, count);
 }
+
+sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shapes *store,
+                                    uint32_t *order, uint32_t count) {
+    if (!bp || !store || (!order && count > 0)) return SEPAX_ERR_NULL;
+    if ((uintptr_t)order % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
+    if (!bp->built || count != store->count || count != bp->n) return SEPAX_ERR_COUNT;
+    /* every id current: the grid holds each index below count exactly once */
+    for (uint32_t p = 0; p < count; p++) {
+        sepax_status st = sepax_check_id(store, bp->sid[p]);
+        if (st != SEPAX_OK) return st;
+    }
+    for (uint32_t p = 0; p < count; p++) order[p] = sepax_id_index(bp->sid[p]);
+    return SEPAX_OK;
+}

@@ -143,15 +143,27 @@ static void block_rows_from_records(sepax_shapes *s, uint32_t blk) {
     }
 }
 
-void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
-    uint32_t blk = i / L, lo = blk * L, hi = lo + L < s->count ? lo + L : s->count;
+static sepax_block_info block_info_of(const sepax_shapes *s, uint32_t blk) {
+    uint32_t lo = blk * L, hi = lo + L < s->count ? lo + L : s->count;
     sepax_block_info info = {0, 0, 0, 0};
     for (uint32_t k = lo; k < hi; k++) {
         if (s->nverts[k] > info.maxv) info.maxv = s->nverts[k];
         if (s->nplanes[k] > info.maxp) info.maxp = s->nplanes[k];
         if (s->cls[k] != SEPAX_CLASS_SHARP) info.curved = 1;
     }
-    s->info[blk] = info;
+    return info;
+}
+
+void sepax_blocks_refresh_all(sepax_shapes *s) {
+    for (uint32_t blk = 0; blk * L < s->count; blk++) {
+        s->info[blk] = block_info_of(s, blk);
+        block_rows_from_records(s, blk);
+    }
+}
+
+void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
+    uint32_t blk = i / L;
+    s->info[blk] = block_info_of(s, blk);
     /* An update writes only the rows queries read (sepax_block_rows, store.h): with two
      * blocks a step, the neighbours' too. Rows it skipped are stale; when this block
      * gains rows, they and its neighbours' must show the last update. */

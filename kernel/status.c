@@ -28,6 +28,8 @@ const char *sepax_status_str(sepax_status status) {
         return "SEPAX_ERR_CAPACITY: an output buffer too small (the call reports the size it "
                "needs)";
     case SEPAX_ERR_BAD_OPTION: return "SEPAX_ERR_BAD_OPTION: an option outside its documented set";
+    case SEPAX_ERR_DUPLICATE:
+        return "SEPAX_ERR_DUPLICATE: an index given twice where each must appear once";
     }
     return "unknown sepax_status";
 }

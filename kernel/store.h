@@ -178,4 +178,7 @@ static inline int sepax_block_rows(const sepax_shapes *s, size_t b, size_t nbloc
  * its transposed world rows, and its neighbours', from the per-shape records. */
 void sepax_block_refresh(sepax_shapes *s, uint32_t i);
 
+/* The same for every block of the store (after shapes moved between blocks). */
+void sepax_blocks_refresh_all(sepax_shapes *s);
+
 #endif
