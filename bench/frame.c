@@ -2,7 +2,7 @@
  * sepax_find_contacts, per backend and thread count.
  *
  *   sepax-bench-frame [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]
- *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E]
+ *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E] [--reorder R]
  *
  * Frames 0 .. W-1 warm up, frames W .. W+F-1 are measured; each figure is the median over
  * the measured frames. Every configuration (backend x threads) runs every frame, one after the
@@ -17,7 +17,12 @@
  * Every frame's contacts (pairs and their order) are hashed, and must be the same for every
  * configuration and for both overlap runs; a difference is reported and the exit status is
  * 1. Memory: the store and each broadphase get a counting allocator (bytes live after the
- * last frame, per shape), beside sepax_broadphase_stats.bytes; and the process's peak RSS. */
+ * last frame, per shape), beside sepax_broadphase_stats.bytes; and the process's peak RSS.
+ *
+ * --reorder R: after every R-th frame (frame 0 included), untimed in the frame figures and
+ * reported on its own, the store is put in the order of the grid that frame built, as a game
+ * would now and then (sepax_broadphase_order, sepax_shapes_reorder); the scene's shapes are
+ * posed through their new indices from then on. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -71,12 +76,13 @@ typedef struct opts {
     uint32_t n, frames, warmup;
     uint64_t seed;
     float cell;
+    uint32_t reorder; /* every this many frames; 0: never */
 } opts;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
-            "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E]\n",
+            "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n",
             argv0);
     exit(2);
 }
@@ -111,7 +117,7 @@ static void grow(outbuf *out, size_t need) {
 
 int main(int argc, char **argv) {
     frame_set_name("sepax-bench-frame");
-    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f};
+    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage(argv[0]);
@@ -132,6 +138,8 @@ int main(int argc, char **argv) {
             o.seed = strtoull(v, 0, 0);
         else if (strcmp(a, "--cell") == 0)
             o.cell = (float)atof(v);
+        else if (strcmp(a, "--reorder") == 0)
+            o.reorder = (uint32_t)strtoul(v, 0, 10);
         else
             usage(argv[0]);
     }
@@ -209,6 +217,14 @@ int main(int argc, char **argv) {
         }
 
     sepax_pose *poses = frame_xmalloc(count * sizeof *poses);
+    /* the store index of each scene shape (moved by --reorder), and the poses in store order */
+    uint32_t *slot = frame_xmalloc(count * sizeof *slot);
+    uint32_t *order = frame_xmalloc(count * sizeof *order);
+    uint32_t *new_id = frame_xmalloc(count * sizeof *new_id);
+    sepax_pose *store_poses = frame_xmalloc(count * sizeof *store_poses);
+    for (uint32_t i = 0; i < count; i++) slot[i] = i;
+    double reorder_ms = 0;
+    uint32_t reorders = 0;
     outbuf out = {NULL, 0};
     grow(&out, count);
     int mismatch = 0;
@@ -223,6 +239,7 @@ int main(int argc, char **argv) {
             memcpy(w, &poses[i], sizeof w);
             for (int k = 0; k < 4; k++) pose_hash = (pose_hash ^ w[k]) * 0x100000001b3ull;
         }
+        for (uint32_t i = 0; i < count; i++) store_poses[slot[i]] = poses[i];
         for (int k = 0; k < nc; k++) {
             config *c = &cfg[k];
             st = sepax_set_backend(c->backend);
@@ -231,7 +248,7 @@ int main(int argc, char **argv) {
             double t0, t1, t2, t3, t4, t5;
             for (;;) { /* repeated when the buffer was too small */
                 t0 = frame_now_ns();
-                st = sepax_shapes_set_poses(store, 0, count, poses);
+                st = sepax_shapes_set_poses(store, 0, count, store_poses);
                 if (st == SEPAX_OK) st = sepax_shapes_update(store);
                 if (st != SEPAX_OK) frame_die("update", st);
                 t1 = frame_now_ns();
@@ -247,7 +264,7 @@ int main(int argc, char **argv) {
                 if (st != SEPAX_OK) frame_die("sepax_find_contacts (OVERLAP)", st);
                 uint64_t h_overlap = hash_pairs(out.pairs, hits);
                 t4 = frame_now_ns();
-                st = sepax_shapes_set_poses(store, 0, count, poses);
+                st = sepax_shapes_set_poses(store, 0, count, store_poses);
                 if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
                 st = find(c, store, SEPAX_TEST_OVERLAP, 1, o.cell, &out, &hits1);
                 t5 = frame_now_ns();
@@ -280,6 +297,17 @@ int main(int argc, char **argv) {
                 c->contacts[m] = hits;
             }
         }
+        /* after the frame, from the grid it built (the first configuration's, the one-call
+         * frame's): a game's reorder now and then */
+        if (o.reorder && f % o.reorder == 0) {
+            double r0 = frame_now_ns();
+            st = sepax_broadphase_order(cfg[0].bp, store, order, count);
+            if (st == SEPAX_OK) st = sepax_shapes_reorder(store, order, count, new_id);
+            if (st != SEPAX_OK) frame_die("reorder", st);
+            reorder_ms += (frame_now_ns() - r0) / 1e6;
+            reorders++;
+            for (uint32_t i = 0; i < count; i++) slot[i] = new_id[slot[i]] & SEPAX_ID_INDEX_MASK;
+        }
     }
 
     struct rusage ru;
@@ -288,6 +316,7 @@ int main(int argc, char **argv) {
            "%s --seed %llu",
            o.scene, o.n, o.frames, o.warmup, o.threads, o.backends, (unsigned long long)o.seed);
     if (o.cell > 0) printf(" --cell %g", (double)o.cell);
+    if (o.reorder) printf(" --reorder %u", o.reorder);
     printf("\n# %s: %u shapes; median of %u frames (after %u warm-up), ms per frame; poses made "
            "in %.1f ms a frame (untimed), poses hash %016llx; last frame's contacts hash %016llx\n",
            scene_name(sc), count, o.frames, o.warmup, pose_ms / total,
@@ -298,6 +327,10 @@ int main(int argc, char **argv) {
            "%.1f MB\n\n",
            bs.cells_x, bs.cells_y, (double)bs.cell_size, bs.large, (double)store_mem.live / count,
            (double)store_mem.live / 1e6, ru.ru_maxrss / 1024.0);
+    if (reorders)
+        printf("# reorder (sepax_broadphase_order + sepax_shapes_reorder, one thread): "
+               "%u times, %.3f ms each, %.3f ms a frame over %u frames\n\n",
+               reorders, reorder_ms / reorders, reorder_ms / total, total);
     printf("| backend | threads | update | broadphase | narrowphase | update + overlap | frame "
            "(one call) | candidates | contacts | broadphase B/shape | store + bp B/shape |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -338,6 +371,10 @@ int main(int argc, char **argv) {
     free(cfg);
     free(out.pairs);
     free(poses);
+    free(slot);
+    free(order);
+    free(new_id);
+    free(store_poses);
     sepax_shapes_destroy(store);
     scene_destroy(sc);
     if (mismatch) fprintf(stderr, "sepax-bench-frame: contacts differ between runs (see above)\n");

@@ -1,5 +1,6 @@
-/* Putting the store in a caller's order (in practice a spatial one): one permutation applied
- * in place, cycle by cycle, so the only memory it takes is a bitmap of the shapes. */
+/* Putting the store in a caller's order (in practice a spatial one). It takes one scratch
+ * buffer as large as the widest per-shape array (the world records, 160 bytes a shape, about
+ * 30% of the store) for the duration of the call. */
 #include <stdint.h>
 #include <string.h>
 
@@ -9,60 +10,49 @@
 #define L SEPAX_BLOCK_LANES
 #define ROWS(type) (sizeof(type) / sizeof(float) / L)
 
-/* Everything a store keeps per shape except its generation (which belongs to the index) and
- * the transposed world rows (rebuilt from the records afterwards). */
-typedef struct slot {
-    sepax_poly_rec rec;
-    sepax_disc disc;
-    sepax_filter filter;
-    float local[ROWS(sepax_local_block)];
-    float pose[ROWS(sepax_pose_block)];
-    float aabb[ROWS(sepax_aabb_block)];
-    uint8_t nverts, nplanes, kind, cls, code;
-} slot;
+/* Array by array into a scratch buffer in the new order, then back: writes are sequential,
+ * and when the order is close to the store's (a store kept in grid order, reordered now and
+ * then) so are the reads. */
+#define DEFINE_GATHER(name, type)                                                                  \
+    static void name(type *arr, void *scratch, const uint32_t *order, uint32_t count) {            \
+        type *tmp = scratch;                                                                       \
+        for (uint32_t j = 0; j < count; j++) {                                                     \
+            if (j + 8 < count) __builtin_prefetch(&arr[order[j + 8]]);                             \
+            tmp[j] = arr[order[j]];                                                                \
+        }                                                                                          \
+        memcpy(arr, tmp, (size_t)count * sizeof *arr);                                             \
+    }
 
-/* Lane i of an array of transposed blocks of `rows` rows of floats. */
-static void lane_get(float *dst, const void *blocks, size_t rows, uint32_t i) {
-    const float *b = (const float *)blocks + (size_t)(i / L) * rows * L + i % L;
-    for (size_t r = 0; r < rows; r++) dst[r] = b[r * L];
-}
+DEFINE_GATHER(gather_recs, sepax_poly_rec)
+DEFINE_GATHER(gather_discs, sepax_disc)
+DEFINE_GATHER(gather_filters, sepax_filter)
+DEFINE_GATHER(gather_bytes, uint8_t)
 
-static void lane_put(void *blocks, size_t rows, uint32_t i, const float *src) {
-    float *b = (float *)blocks + (size_t)(i / L) * rows * L + i % L;
-    for (size_t r = 0; r < rows; r++) b[r * L] = src[r];
-}
-
-static void slot_get(const sepax_shapes *s, uint32_t i, slot *o) {
-    o->rec = s->rec[i];
-    o->disc = s->disc[i];
-    o->filter = s->filter[i];
-    lane_get(o->local, s->local, ROWS(sepax_local_block), i);
-    lane_get(o->pose, s->pose, ROWS(sepax_pose_block), i);
-    lane_get(o->aabb, s->aabb, ROWS(sepax_aabb_block), i);
-    o->nverts = s->nverts[i];
-    o->nplanes = s->nplanes[i];
-    o->kind = s->kind[i];
-    o->cls = s->cls[i];
-    o->code = s->code[i];
-}
-
-static void slot_put(sepax_shapes *s, uint32_t i, const slot *o) {
-    s->rec[i] = o->rec;
-    s->disc[i] = o->disc;
-    s->filter[i] = o->filter;
-    lane_put(s->local, ROWS(sepax_local_block), i, o->local);
-    lane_put(s->pose, ROWS(sepax_pose_block), i, o->pose);
-    lane_put(s->aabb, ROWS(sepax_aabb_block), i, o->aabb);
-    s->nverts[i] = o->nverts;
-    s->nplanes[i] = o->nplanes;
-    s->kind[i] = o->kind;
-    s->cls[i] = o->cls;
-    s->code[i] = o->code;
+/* The same for an array of transposed blocks of `rows` rows: lane j of the new blocks is
+ * lane order[j] of the old. Lanes past count stay zero. */
+static void gather_lanes(void *blocks, size_t rows, void *scratch, const uint32_t *order,
+                         uint32_t count) {
+    float *arr = blocks, *tmp = scratch;
+    size_t nblocks = ((size_t)count + L - 1) / L, block = rows * L;
+    for (size_t b = 0; b < nblocks; b++) {
+        /* a whole row of the new block at a time: one contiguous store per row */
+        const float *from[L];
+        for (unsigned l = 0; l < L; l++) {
+            size_t j = b * L + l;
+            /* lanes past count copy a zero lane: the last block's own, past the shapes */
+            uint32_t o = j < count ? order[j] : (uint32_t)j;
+            from[l] = arr + (size_t)(o / L) * block + o % L;
+        }
+        float *to = tmp + b * block;
+        for (size_t r = 0; r < rows; r++)
+            for (unsigned l = 0; l < L; l++) to[r * L + l] = from[l][r * L];
+    }
+    memcpy(arr, tmp, nblocks * block * sizeof *tmp);
 }
 
 static int bit_get(const uint64_t *bits, uint32_t i) { return (int)(bits[i / 64] >> (i % 64)) & 1; }
 
-/* Check that order[0 .. count-1] is a permutation, leaving every bit of `seen` set. */
+/* Check that order[0 .. count-1] is a permutation (`seen`: count bits, zeroed). */
 static sepax_status check_permutation(const uint32_t *order, uint32_t count, uint64_t *seen) {
     for (uint32_t j = 0; j < count; j++) {
         uint32_t i = order[j];
@@ -73,27 +63,18 @@ static sepax_status check_permutation(const uint32_t *order, uint32_t count, uin
     return SEPAX_OK;
 }
 
-/* Follow each cycle of the permutation once: index j takes the shape at order[j]; a bit
- * cleared marks an index filled. */
-static void permute(sepax_shapes *s, const uint32_t *order, uint32_t count, uint64_t *todo) {
-    slot first, next;
-    for (uint32_t j0 = 0; j0 < count; j0++) {
-        if (!bit_get(todo, j0)) continue;
-        todo[j0 / 64] &= ~(1ull << (j0 % 64));
-        if (order[j0] == j0) continue;
-        slot_get(s, j0, &first);
-        for (uint32_t j = j0;;) {
-            uint32_t from = order[j];
-            todo[j / 64] &= ~(1ull << (j % 64));
-            if (from == j0) {
-                slot_put(s, j, &first);
-                break;
-            }
-            slot_get(s, from, &next);
-            slot_put(s, j, &next);
-            j = from;
-        }
-    }
+/* Every per-shape array but the generations (which belong to the indices) and the
+ * transposed world rows (rebuilt from the records afterwards). */
+static void permute(sepax_shapes *s, const uint32_t *order, uint32_t count, void *scratch) {
+    gather_recs(s->rec, scratch, order, count);
+    gather_discs(s->disc, scratch, order, count);
+    gather_filters(s->filter, scratch, order, count);
+    uint8_t *bytes[] = {s->nverts, s->nplanes, s->kind, s->cls, s->code};
+    for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
+        gather_bytes(bytes[k], scratch, order, count);
+    gather_lanes(s->local, ROWS(sepax_local_block), scratch, order, count);
+    gather_lanes(s->pose, ROWS(sepax_pose_block), scratch, order, count);
+    gather_lanes(s->aabb, ROWS(sepax_aabb_block), scratch, order, count);
 }
 
 sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, uint32_t count,
@@ -103,13 +84,16 @@ sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, ui
         return SEPAX_ERR_MISALIGNED;
     if (count != store->count) return SEPAX_ERR_COUNT;
     if (count == 0) return SEPAX_OK;
-    size_t bytes = ((size_t)count + 63) / 64 * sizeof(uint64_t);
-    uint64_t *bits = store->mem.alloc(bytes, 64, store->mem.ctx);
-    if (!bits) return SEPAX_ERR_NOMEM;
-    memset(bits, 0, bytes);
-    sepax_status st = check_permutation(order, count, bits);
+    /* one buffer: the bitmap, then each array in turn (the records are the widest) */
+    size_t nblocks = ((size_t)count + L - 1) / L;
+    size_t bytes = nblocks * L * sizeof(sepax_poly_rec);
+    _Static_assert(sizeof(sepax_local_block) <= L * sizeof(sepax_poly_rec), "scratch size");
+    void *scratch = store->mem.alloc(bytes, 64, store->mem.ctx);
+    if (!scratch) return SEPAX_ERR_NOMEM;
+    memset(scratch, 0, ((size_t)count + 63) / 64 * sizeof(uint64_t));
+    sepax_status st = check_permutation(order, count, scratch);
     if (st == SEPAX_OK) {
-        permute(store, order, count, bits);
+        permute(store, order, count, scratch);
         uint32_t moved = 0;
         for (uint32_t j = 0; j < count; j++) {
             /* index j holds another shape now: neither its old id nor the mover's names it */
@@ -122,6 +106,6 @@ sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, ui
         if (moved && store->removals < UINT32_MAX) store->removals++; /* ids != indices now */
         sepax_blocks_refresh_all(store);
     }
-    store->mem.free(bits, store->mem.ctx);
+    store->mem.free(scratch, store->mem.ctx);
     return st;
 }
