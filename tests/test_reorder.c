@@ -384,8 +384,12 @@ Test(reorder, grid_order_puts_the_store_in_grid_order) {
     cr_assert_eq(sepax_broadphase_order(bp, s, order, n), SEPAX_OK);
     cr_assert_eq(sepax_shapes_reorder(s, order, n, ids), SEPAX_OK,
                  "a grid's order is a permutation");
-    /* the grid names the old ids now */
+    /* the grid names the old ids now; refusals write nothing */
+    memset(order, MARK, n * sizeof *order);
     cr_expect_eq(sepax_broadphase_order(bp, s, order, n), SEPAX_ERR_STALE_ID);
+    cr_expect_eq(sepax_broadphase_order(bp, s, order, n + 1), SEPAX_ERR_COUNT);
+    for (size_t i = 0; i < n * sizeof *order; i++)
+        cr_assert_eq(((uint8_t *)order)[i], MARK, "a refused order wrote");
     /* the same contacts, under the new ids */
     sepax_pair *after = frame(bp, s, &after_n);
     cr_assert_eq(after_n, before_n);
