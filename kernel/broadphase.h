@@ -106,6 +106,24 @@ struct sepax_broadphase {
     size_t candidates, results;
 };
 
+/* The arrays of cap_shapes entries, one list for the allocation (grid.c) and the byte count
+ * (sepax_broadphase_stats_get). */
+#define BP_SHAPE_ARRAYS(X) X(sid) X(lox) X(loy) X(hix) X(hiy) X(cat) X(mask) X(key) X(ubox)
+
+static inline size_t sepax_bp_shape_bytes(const sepax_broadphase *bp) {
+    size_t bytes = 0;
+#define BP_COUNT_BYTES(field) bytes += sizeof *bp->field;
+    BP_SHAPE_ARRAYS(BP_COUNT_BYTES)
+#undef BP_COUNT_BYTES
+    return bytes;
+}
+
+/* Where the piece of run begin .. end-1 that starts at begin ends: at most BP_PIECE positions,
+ * what one range test may write. */
+static inline uint32_t sepax_bp_piece_end(uint32_t begin, uint32_t end) {
+    return end - begin < BP_PIECE ? end : begin + BP_PIECE;
+}
+
 /* Build the grid over the store's boxes, lowered by max(margin, 0) (finite
  * margin, cell_size >= 0 checked by the caller). SEPAX_OK or SEPAX_ERR_NOMEM. */
 sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float margin,

@@ -196,7 +196,7 @@ static size_t pair_runs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
     }
     for (uint32_t r = 0; r < nruns; r++) {
         for (uint32_t begin = runs[2 * r], end = runs[2 * r + 1]; begin < end;) {
-            uint32_t piece[2] = {begin, end - begin < BP_PIECE ? end : begin + BP_PIECE};
+            uint32_t piece[2] = {begin, sepax_bp_piece_end(begin, end)};
             m = take_pairs(f, w, m, c, o, f->k->box_run(&soa, piece, 1, &o->probe, w->pos));
             begin = piece[1];
         }
@@ -505,7 +505,7 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
     s.candidates = bp->candidates;
     s.results = bp->results;
     size_t bytes = sizeof *bp + bp->sched.workers * sizeof(bp_worker);
-    bytes += bp->cap_shapes * (8 * 4 + sizeof(bp_box)) + bp->cap_cells * 4 +
+    bytes += bp->cap_shapes * sepax_bp_shape_bytes(bp) + bp->cap_cells * 4 +
              bp->cap_chunks * sizeof(bp_chunk);
     bytes += bp->cap_redo * sizeof(uint32_t) + bp->cap_tasks * sizeof(bp_task);
     for (size_t i = 0; i < bp->cap_chunks; i++) {

@@ -29,18 +29,21 @@ int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, s
 }
 
 /* floor(q) clamped to 0 .. n-1 (truncation is floor for q > 0) */
-static inline uint32_t clamp_cell(double q, uint32_t n) {
-    if (!(q > 0.0)) return 0; /* NaN too */
-    if (q >= (double)(n - 1)) return n - 1;
-    return (uint32_t)q;
+/* floor(q) clamped to 0 .. last (NaN gives 0), without branches: the one rule for a
+ * coordinate's cell, shared by the build's keys and the queries (the keys and the cells a
+ * query visits must agree on every input). */
+static inline uint32_t clamp_cell(double q, double last) {
+    q = q > 0.0 ? q : 0.0;
+    q = q < last ? q : last;
+    return (uint32_t)(int32_t)q;
 }
 
 uint32_t sepax_grid_col(const sepax_broadphase *bp, double x) {
-    return clamp_cell((x - bp->ox) * bp->inv, bp->nx);
+    return clamp_cell((x - bp->ox) * bp->inv, (double)(bp->nx - 1));
 }
 
 uint32_t sepax_grid_row(const sepax_broadphase *bp, double y) {
-    return clamp_cell((y - bp->oy) * bp->inv, bp->ny);
+    return clamp_cell((y - bp->oy) * bp->inv, (double)(bp->ny - 1));
 }
 
 bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx, float hy) {
@@ -56,11 +59,14 @@ bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx
 static int reserve_shapes(sepax_broadphase *bp, size_t n) {
     if (n + BP_PAD <= bp->cap_shapes) return 1;
     size_t want = n + n / 2 + 64 + BP_PAD;
-    void **arrays[] = {(void **)&bp->sid,  (void **)&bp->lox, (void **)&bp->loy,
-                       (void **)&bp->hix,  (void **)&bp->hiy, (void **)&bp->cat,
-                       (void **)&bp->mask, (void **)&bp->key, (void **)&bp->ubox};
+#define BP_ARRAY_PTR(field) (void **)&bp->field,
+#define BP_ARRAY_ELEM(field) sizeof *bp->field,
+    void **arrays[] = {BP_SHAPE_ARRAYS(BP_ARRAY_PTR)};
+    const size_t elems[] = {BP_SHAPE_ARRAYS(BP_ARRAY_ELEM)};
+#undef BP_ARRAY_PTR
+#undef BP_ARRAY_ELEM
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        size_t elem = arrays[i] == (void **)&bp->ubox ? sizeof *bp->ubox : 4;
+        size_t elem = elems[i];
         if (*arrays[i]) bp->mem.free(*arrays[i], bp->mem.ctx);
         *arrays[i] = want <= SIZE_MAX / elem ? bp->mem.alloc(want * elem, 64, bp->mem.ctx) : NULL;
         if (!*arrays[i]) {
@@ -220,13 +226,6 @@ static uint32_t group_of(const sepax_broadphase *bp, sepax_filter f) {
     return g;
 }
 
-/* floor(q) clamped to 0 .. last, as clamp_cell, without branches (NaN gives 0) */
-static inline uint32_t clamp_cell_flat(double q, double last) {
-    q = q > 0.0 ? q : 0.0;
-    q = q < last ? q : last;
-    return (uint32_t)(int32_t)q;
-}
-
 /* Each small shape's key from its group (in key) and the cell of its lower corner: the
  * cells of sepax_grid_col and sepax_grid_row, with the grid in locals (the stores to key
  * would otherwise reload it every shape). */
@@ -241,8 +240,8 @@ static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i
     const int grouped = bp->grouped;
     for (uint32_t i = i0; i < i1; i++) {
         if (key[i] == UINT32_MAX) continue;
-        uint32_t col = clamp_cell_flat(((double)box[i].lx - ox) * inv, lastx);
-        uint32_t row = clamp_cell_flat(((double)box[i].ly - oy) * inv, lasty);
+        uint32_t col = clamp_cell(((double)box[i].lx - ox) * inv, lastx);
+        uint32_t row = clamp_cell(((double)box[i].ly - oy) * inv, lasty);
         uint32_t g = grouped ? group_of(bp, box[i].f) : 0u;
         key[i] = g * ncells + row * nx + col;
     }

@@ -52,8 +52,7 @@ static void scan(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_
     sepax_box_soa soa = sepax_grid_soa(bp);
     cand_batch b;
     while (begin < end) {
-        uint32_t piece = end - begin < BP_PIECE ? end - begin : BP_PIECE;
-        uint32_t run[2] = {begin, begin + piece};
+        uint32_t run[2] = {begin, sepax_bp_piece_end(begin, end)};
         size_t got = k->box_run(&soa, run, 1, probe, b.pos);
         size_t m = 0;
         for (size_t i = 0; i < got; i++) {
@@ -62,7 +61,7 @@ static void scan(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_
             m += idx < s->count;
         }
         if (m) take(s, b.idx, m, ctx);
-        begin += piece;
+        begin = run[1];
     }
 }
 
