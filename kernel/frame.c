@@ -260,22 +260,32 @@ static void cursor_move(const sepax_broadphase *bp, cursor *at, uint32_t p) {
     }
 }
 
-/* A small owner and its own group: the rest of its cell and the next cell of its row (one
- * run), and the three cells below-left .. below-right in the next row (another run): every
- * neighbour once. */
-static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p,
-                        const cursor *at, uint32_t group) {
+/* Small owners begin .. end-1 and their own group, a cell at a time: each owner takes the
+ * rest of its cell and the next cell of its row (one run), and the three cells below-left ..
+ * below-right in the next row (another run): every neighbour once. The owners of a cell share
+ * the first run's end and the second run. */
+static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t begin,
+                        uint32_t end, uint32_t group) {
     const sepax_broadphase *bp = f->bp;
-    owner o = owner_at(bp, p);
-    uint32_t key = at->key, cx = at->cx, cy = at->cy;
-    uint32_t runs[4] = {p + 1, bp->start[cx + 1 < bp->nx ? key + 2 : key + 1], 0, 0};
-    if (cy + 1 < bp->ny) {
-        const uint32_t *start = bp->start + (size_t)group * bp->ncells;
-        uint32_t lo = cx ? cx - 1 : 0, hi = cx + 1 < bp->nx ? cx + 1 : cx;
-        runs[2] = start[(cy + 1) * bp->nx + lo];
-        runs[3] = start[(cy + 1) * bp->nx + hi + 1];
+    const uint32_t *start = bp->start + (size_t)group * bp->ncells;
+    cursor at = cursor_at(bp, begin);
+    for (uint32_t p = begin; p < end;) {
+        cursor_move(bp, &at, p);
+        uint32_t key = at.key, cx = at.cx, cy = at.cy;
+        uint32_t last = bp->start[key + 1] < end ? bp->start[key + 1] : end;
+        uint32_t runs[4] = {0, bp->start[cx + 1 < bp->nx ? key + 2 : key + 1], 0, 0};
+        if (cy + 1 < bp->ny) {
+            uint32_t lo = cx ? cx - 1 : 0, hi = cx + 1 < bp->nx ? cx + 1 : cx;
+            runs[2] = start[(cy + 1) * bp->nx + lo];
+            runs[3] = start[(cy + 1) * bp->nx + hi + 1];
+        }
+        for (; p < last; p++) {
+            owner o = owner_at(bp, p);
+            runs[0] = p + 1;
+            m = pair_runs(f, w, m, c, &o, runs, 2);
+        }
     }
-    return pair_runs(f, w, m, c, &o, runs, 2);
+    return m;
 }
 
 /* A small owner and another group: the 3 x 3 cells around its own (only the smaller group
@@ -319,14 +329,13 @@ static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) 
         size_t m = 0;
         if (t->kind == BP_LARGE) {
             for (uint32_t p = t->begin; p < t->end; p++) m = pair_large(f, w, m, c, p);
+        } else if (t->kind == BP_SELF) {
+            m = pair_self(f, w, m, c, t->begin, t->end, t->target);
         } else {
             cursor at = cursor_at(bp, t->begin);
             for (uint32_t p = t->begin; p < t->end; p++) {
                 cursor_move(bp, &at, p);
-                if (t->kind == BP_SELF)
-                    m = pair_self(f, w, m, c, p, &at, t->target);
-                else
-                    m = pair_cross(f, w, m, c, p, &at, t->target);
+                m = pair_cross(f, w, m, c, p, &at, t->target);
             }
         }
         flush(f, w, m, c);
