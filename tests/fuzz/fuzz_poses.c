@@ -1,7 +1,7 @@
 /* libFuzzer target: poses, adds and removals from arbitrary bytes on a store
  * of shapes of every kind (WL_MIXED), with world updates between them.
  *
- * Input: byte 0, byte 1 flags (1 raw poses, 2 large turns, 4 operations).
+ * Input: byte 0, byte 1 flags (1 raw poses, 2 large turns, 4 operations, 8 reorders).
  * A pose is 16 bytes of raw float bits (flag 1: NaN, Inf, denormals, huge,
  * non-unit rotations) or 3 bytes: x, y as signed integers and a signed angle
  * step (0.05 rad, or 0.7 with flag 2) through sepax_rot.
@@ -18,6 +18,10 @@
  *                arguments (signed byte / 4), as many as the kind needs
  *   3 remove     next byte: index % (count + 1) (count: past the end), or
  *                from 0xf0 up an id removed before (stale)
+ *     reorder    (flag 8 and op bit 2) next byte b: sepax_shapes_reorder by a
+ *                permutation, (op >> 3) & 3: 0 shuffled from b, 1 reversed,
+ *                2 shuffled then broken by b (an entry past the shapes, an
+ *                entry twice, a count one too many or too few), 3 identity
  * Operation k runs with backend k (modulo the available ones) selected.
  * Then every backend updates and is checked, and the queries run on every
  * backend at margin 0 (with flag 4: {0, 0.5, -0.25, 2}[byte 0 & 3]).
@@ -31,7 +35,11 @@
  * offsets, bounds) is sepax_ref_world's bit for bit, and after updates, adds
  * and removals the queries (collide, overlap, overlap_one, at a margin) agree
  * with the reference, on world data that may be stale (poses set since the
- * last update) but is the same for both. The store is restored (rebuilt, or
+ * last update) but is the same for both. A reorder moves every shape with its
+ * local shape, pose, filter, bounds and world data to the index the order
+ * gives it, reports its new id, refuses the old ids of the shapes that moved
+ * and keeps the others'; a broken order changes and writes nothing. The
+ * store is restored (rebuilt, or
  * its poses reset) before each input, so every input starts alike. */
 #include <math.h>
 #include <string.h>
@@ -265,9 +273,100 @@ static void op_remove(int byte) {
     if (probe != SEPAX_NO_ID) check_queries(probe, 0.5f, sepax_get_backend());
 }
 
+/* What a shape shows through the API, copied (a view points into the store). */
+typedef struct shape_copy {
+    sepax_local_shape local;
+    sepax_pose pose;
+    sepax_aabb box;
+    sepax_filter filter;
+    int kind, count, planes;
+    float radius, world[5][SEPAX_MAX_VERTS];
+} shape_copy;
+
+static void copy_shape(uint32_t id, shape_copy *o) {
+    memset(o, 0, sizeof *o);
+    sepax_shape_view v;
+    if (sepax_shapes_local(store, id, &o->local) != SEPAX_OK ||
+        sepax_shapes_get_pose(store, id, &o->pose) != SEPAX_OK ||
+        sepax_shapes_aabb(store, id, &o->box) != SEPAX_OK ||
+        sepax_shapes_get_filter(store, id, &o->filter) != SEPAX_OK ||
+        sepax_shapes_view(store, id, &v) != SEPAX_OK)
+        fail("a live id refused");
+    o->kind = v.kind;
+    o->count = v.count;
+    o->planes = v.planes;
+    o->radius = v.radius;
+    const float *rows[5] = {v.x, v.y, v.nx, v.ny, v.c};
+    for (int r = 0; r < 5; r++) memcpy(o->world[r], rows[r], sizeof o->world[r]);
+}
+
+static void op_reorder(int op, int b) {
+    static uint32_t order[MAXSHAPES + 1], ids[MAXSHAPES + 1], old_id[MAXSHAPES];
+    static shape_copy before[MAXSHAPES], now;
+    uint32_t n = sepax_shapes_count(store), count = n, x = (uint32_t)b * 2654435761u + 1u;
+    int mode = (op >> 3) & 3;
+    for (uint32_t i = 0; i < n; i++) order[i] = mode == 1 ? n - 1 - i : i;
+    if (mode == 0 || mode == 2)
+        for (uint32_t i = n; i > 1; i--) { /* xorshift32 Fisher-Yates */
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            uint32_t j = x % i, t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+    sepax_status want = SEPAX_OK;
+    if (mode == 2 && n > 1) {
+        switch (b & 3) {
+        case 0:
+            order[(uint32_t)b % n] = n + (uint32_t)(b >> 2);
+            want = SEPAX_ERR_BAD_ID;
+            break;
+        case 1:
+            order[(uint32_t)b % n] = order[((uint32_t)b + 1) % n];
+            want = SEPAX_ERR_DUPLICATE;
+            break;
+        default:
+            count = (b & 3) == 2 ? n + 1 : n - 1;
+            want = SEPAX_ERR_COUNT;
+            break;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        old_id[i] = sepax_shapes_id(store, i);
+        copy_shape(old_id[i], &before[i]);
+    }
+    memset(ids, 0xab, sizeof ids);
+    sepax_status st = sepax_shapes_reorder(store, order, count, ids);
+    if (st != want) fail("reorder verdict");
+    if (st != SEPAX_OK) {
+        for (uint32_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+            if (ids[i] != 0xababababu) fail("a refused reorder wrote new ids");
+        for (uint32_t i = 0; i < n; i++) {
+            if (sepax_shapes_id(store, i) != old_id[i]) fail("a refused reorder changed an id");
+            copy_shape(old_id[i], &now);
+            if (memcmp(&now, &before[i], sizeof now) != 0) fail("a refused reorder moved");
+        }
+        return;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t i = order[j], id = ids[i];
+        if ((id & SEPAX_ID_INDEX_MASK) != j || sepax_shapes_id(store, j) != id)
+            fail("reorder's new id");
+        copy_shape(id, &now);
+        if (memcmp(&now, &before[i], sizeof now) != 0) fail("a reordered shape changed");
+        if (i == j && id != old_id[i]) fail("a shape that stayed got a new id");
+        sepax_shape_view v;
+        if (i != j && sepax_shapes_view(store, old_id[j], &v) != SEPAX_ERR_STALE_ID)
+            fail("the old id of a moved shape still works");
+        if (i != j) changed_shapes = 1;
+    }
+    if (n) check_queries(middle(), 0.5f, sepax_get_backend());
+}
+
 static const float margins[4] = {0.0f, 0.5f, -0.25f, 2.0f};
 
-static void run_ops(cursor *c, int raw, int angles) {
+static void run_ops(cursor *c, int raw, int angles, int reorders) {
     for (int ops = 0; ops < MAXOPS; ops++) {
         int op = next_byte(c);
         if (op < 0) break;
@@ -292,7 +391,10 @@ static void run_ops(cursor *c, int raw, int angles) {
         default: {
             int b = next_byte(c);
             if (b < 0) return;
-            op_remove(b);
+            if (reorders && (op >> 2) & 1)
+                op_reorder(op, b);
+            else
+                op_remove(b);
             break;
         }
         }
@@ -305,7 +407,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int raw = data[1] & 1, angles = data[1] & 2;
     cursor c = {data + 2, size - 2};
     if (data[1] & 4) {
-        run_ops(&c, raw, angles);
+        run_ops(&c, raw, angles, data[1] & 8);
     } else {
         uint32_t first = data[0] % (SHAPES + 2);
         sepax_pose poses[SHAPES + 2];
