@@ -1133,3 +1133,16 @@ Test(contract, order) {
     HULL_FAILS(SEPAX_ERR_TOO_FEW_POINTS, mixed, 2);
     HULL_FAILS(SEPAX_ERR_NONFINITE, mixed, 3);
 }
+
+/* Every status has its own message, naming it; a value outside the enum says so. */
+Test(contract, status_strings) {
+    for (int a = SEPAX_ERR_DUPLICATE; a <= SEPAX_OK; a++) {
+        const char *sa = sepax_status_str((sepax_status)a);
+        cr_assert(strncmp(sa, "SEPAX_", 6) == 0, "status %d: %s", a, sa);
+        for (int b = a + 1; b <= SEPAX_OK; b++)
+            cr_assert(strcmp(sa, sepax_status_str((sepax_status)b)) != 0, "%d and %d", a, b);
+    }
+    cr_assert_str_eq(sepax_status_str((sepax_status)(SEPAX_ERR_DUPLICATE - 1)),
+                     "unknown sepax_status");
+    cr_assert_str_eq(sepax_status_str((sepax_status)1), "unknown sepax_status");
+}
