@@ -2,7 +2,7 @@
 # Install what sepax's build, tests and benchmark need on Debian 12, as root.
 # Installs only what is missing; does nothing when everything is there.
 set -euo pipefail
-pkgs=(build-essential meson ninja-build pkg-config libsimde-dev libcriterion-dev
+pkgs=(build-essential meson ninja-build pkg-config cmake libsimde-dev libcriterion-dev
       clang clang-format libclang-rt-14-dev valgrind binutils hyperfine
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
       libbox2d-dev libchipmunk-dev)

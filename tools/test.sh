@@ -89,6 +89,12 @@ libs=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --libs
 cc $cflags tests/consumer/example.c $libs -o "$dest/example"
 LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$dest/example"
 echo "pkg-config consumer (installed under $dest$prefix): ok"
+cmk=$(mktemp -d)
+cp tests/consumer/example.c tests/consumer/CMakeLists.txt "$cmk/"
+cmake -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null
+cmake --build "$cmk/build" >/dev/null
+LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$cmk/build/example"
+echo "CMake find_package consumer: ok"
 sub=$(mktemp -d)
 mkdir -p "$sub/subprojects"
 ln -s "$root" "$sub/subprojects/sepax"
