@@ -243,11 +243,14 @@ SEPAX_API sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sep
 /// Move every shape to a new index in one pass: the shape at index order[j] goes to index j.
 /// `order` is a permutation of 0 .. count-1 with count == sepax_shapes_count(store); a game
 /// that keeps the store in spatial order (sepax_broadphase_order) makes a dense frame's reads
-/// sequential. new_ids (count entries, or NULL) receives, at each old index, that shape's new
-/// id. A shape that changes index gets a new generation there, so its old id is refused from
-/// then on (SEPAX_ERR_STALE_ID); a shape that stays keeps its id. Local shapes, poses, filters
-/// and world data move with the shapes (no update needed); a broadphase's last grid names the
-/// old ids until it is built again. Errors, with nothing changed or written: SEPAX_ERR_NULL
+/// sequential. new_ids (count entries, or NULL; it may be `order` itself) receives, at each
+/// old index, that shape's new id. A shape that changes index gets a new generation there, so
+/// its old id is refused from then on (SEPAX_ERR_STALE_ID); a shape that stays keeps its id.
+/// Each reorder counts as a reuse of every index whose shape changed: the 8-bit generation of
+/// an index wraps after 256 of them (a game reordering every 30 frames at 60 Hz: about two
+/// minutes), after which an id kept that long could name another shape. Local shapes, poses,
+/// filters and world data move with the shapes (no update needed); a broadphase's last grid names
+/// the old ids until it is built again. Errors, with nothing changed or written: SEPAX_ERR_NULL
 /// (store; order with count > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (count is not the
 /// store's), SEPAX_ERR_BAD_ID (an entry >= count), SEPAX_ERR_DUPLICATE (an entry twice),
 /// SEPAX_ERR_NOMEM (a bitmap of count bits, from the store's allocator).

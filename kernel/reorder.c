@@ -94,15 +94,17 @@ sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, ui
     sepax_status st = check_permutation(order, count, scratch);
     if (st == SEPAX_OK) {
         permute(store, order, count, scratch);
-        uint32_t moved = 0;
+        /* the new ids go to the scratch first: new_ids may be `order` itself */
+        uint32_t *ids = scratch, moved = 0;
         for (uint32_t j = 0; j < count; j++) {
             /* index j holds another shape now: neither its old id nor the mover's names it */
             if (order[j] != j) {
                 store->gen[j]++;
                 moved = 1;
             }
-            if (new_ids) new_ids[order[j]] = j | (uint32_t)store->gen[j] << SEPAX_ID_INDEX_BITS;
+            ids[order[j]] = j | (uint32_t)store->gen[j] << SEPAX_ID_INDEX_BITS;
         }
+        if (new_ids) memcpy(new_ids, ids, (size_t)count * sizeof *ids);
         if (moved && store->removals < UINT32_MAX) store->removals++; /* ids != indices now */
         sepax_blocks_refresh_all(store);
     }

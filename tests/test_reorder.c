@@ -280,6 +280,26 @@ Test(reorder, the_identity_changes_no_id) {
     sepax_shapes_destroy(s);
 }
 
+Test(reorder, new_ids_may_be_the_order_itself) {
+    uint32_t n = 300;
+    sepax_shapes *a = mixed_store(n, 61), *b = mixed_store(n, 61);
+    uint32_t *order = malloc(n * sizeof *order), *ids = malloc(n * sizeof *ids);
+    cr_assert(order && ids);
+    wl_rng r = {13};
+    shuffle(order, n, &r);
+    cr_assert_eq(sepax_shapes_reorder(a, order, n, ids), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_reorder(b, order, n, order), SEPAX_OK);
+    cr_assert(memcmp(order, ids, n * sizeof *ids) == 0, "other ids through one buffer");
+    for (uint32_t i = 0; i < n; i++) {
+        snapshot sa = snap(a, sepax_shapes_id(a, i)), sb = snap(b, sepax_shapes_id(b, i));
+        cr_assert(memcmp(&sa, &sb, sizeof sa) == 0, "shape %u", i);
+    }
+    free(order);
+    free(ids);
+    sepax_shapes_destroy(a);
+    sepax_shapes_destroy(b);
+}
+
 Test(reorder, a_bad_order_changes_and_writes_nothing) {
     uint32_t n = 40;
     sepax_shapes *s = mixed_store(n, 41);
