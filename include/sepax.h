@@ -240,7 +240,7 @@ typedef struct sepax_move {
 /// be updated with *moved. On error nothing changes.
 SEPAX_API sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved);
 
-/// Move every shape to a new index in one pass: the shape at index order[j] goes to index j.
+/// Move every shape to a new index: the shape at index order[j] goes to index j.
 /// `order` is a permutation of 0 .. count-1 with count == sepax_shapes_count(store); a game
 /// that keeps the store in spatial order (sepax_broadphase_order) makes a dense frame's reads
 /// sequential. new_ids (count entries, or NULL; it may be `order` itself) receives, at each
@@ -253,7 +253,8 @@ SEPAX_API sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sep
 /// the old ids until it is built again. Errors, with nothing changed or written: SEPAX_ERR_NULL
 /// (store; order with count > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (count is not the
 /// store's), SEPAX_ERR_BAD_ID (an entry >= count), SEPAX_ERR_DUPLICATE (an entry twice),
-/// SEPAX_ERR_NOMEM (a bitmap of count bits, from the store's allocator).
+/// SEPAX_ERR_NOMEM (its scratch, 160 bytes a shape from the store's allocator, held for the
+/// call).
 SEPAX_API sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order,
                                             uint32_t count, uint32_t *new_ids);
 
