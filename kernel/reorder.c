@@ -8,25 +8,34 @@
 #include "store.h"
 
 #define L SEPAX_BLOCK_LANES
-#define ROWS(type) (sizeof(type) / sizeof(float) / L)
 
 /* Array by array into a scratch buffer in the new order, then back: writes are sequential,
  * and when the order is close to the store's (a store kept in grid order, reordered now and
- * then) so are the reads. */
-#define DEFINE_GATHER(name, type)                                                                  \
-    static void name(type *arr, void *scratch, const uint32_t *order, uint32_t count) {            \
-        type *tmp = scratch;                                                                       \
-        for (uint32_t j = 0; j < count; j++) {                                                     \
-            if (j + 8 < count) __builtin_prefetch(&arr[order[j + 8]]);                             \
-            tmp[j] = arr[order[j]];                                                                \
-        }                                                                                          \
-        memcpy(arr, tmp, (size_t)count * sizeof *arr);                                             \
+ * then) so are the reads. The element size is a constant in each copy, so each element is a
+ * few moves. */
+static inline __attribute__((always_inline)) void
+gather_sized(void *arr, size_t size, void *scratch, const uint32_t *order, uint32_t count) {
+    char *a = arr, *tmp = scratch;
+    for (uint32_t j = 0; j < count; j++) {
+        if (j + 8 < count) __builtin_prefetch(a + (size_t)order[j + 8] * size);
+        memcpy(tmp + (size_t)j * size, a + (size_t)order[j] * size, size);
     }
+    memcpy(a, tmp, (size_t)count * size);
+}
 
-DEFINE_GATHER(gather_recs, sepax_poly_rec)
-DEFINE_GATHER(gather_discs, sepax_disc)
-DEFINE_GATHER(gather_filters, sepax_filter)
-DEFINE_GATHER(gather_bytes, uint8_t)
+/* A per-shape array of `size`-byte elements: the sizes the store has, and any other. */
+static void gather_shapes(void *arr, size_t size, void *scratch, const uint32_t *order,
+                          uint32_t count) {
+    switch (size) {
+    case 1: gather_sized(arr, 1, scratch, order, count); break;
+    case 8: gather_sized(arr, 8, scratch, order, count); break;
+    case 16: gather_sized(arr, 16, scratch, order, count); break;
+    case sizeof(sepax_poly_rec):
+        gather_sized(arr, sizeof(sepax_poly_rec), scratch, order, count);
+        break;
+    default: gather_sized(arr, size, scratch, order, count); break;
+    }
+}
 
 /* The same for an array of transposed blocks of `rows` rows: lane j of the new blocks is
  * lane order[j] of the old. Lanes past count stay zero. */
@@ -63,18 +72,17 @@ static sepax_status check_permutation(const uint32_t *order, uint32_t count, uin
     return SEPAX_OK;
 }
 
-/* Every per-shape array but the generations (which belong to the indices) and the
- * transposed world rows (rebuilt from the records afterwards). */
+/* Every array that moves with the shapes; the generations belong to the indices, and
+ * the block info and transposed world rows are rebuilt afterwards. */
 static void permute(sepax_shapes *s, const uint32_t *order, uint32_t count, void *scratch) {
-    gather_recs(s->rec, scratch, order, count);
-    gather_discs(s->disc, scratch, order, count);
-    gather_filters(s->filter, scratch, order, count);
-    uint8_t *bytes[] = {s->nverts, s->nplanes, s->kind, s->cls, s->code};
-    for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++)
-        gather_bytes(bytes[k], scratch, order, count);
-    gather_lanes(s->local, ROWS(sepax_local_block), scratch, order, count);
-    gather_lanes(s->pose, ROWS(sepax_pose_block), scratch, order, count);
-    gather_lanes(s->aabb, ROWS(sepax_aabb_block), scratch, order, count);
+    sepax_store_array arr[SEPAX_STORE_ARRAYS];
+    size_t n = sepax_store_arrays(s, arr);
+    for (size_t k = 0; k < n; k++) {
+        if (arr[k].kind == SEPAX_ARRAY_SHAPE)
+            gather_shapes(arr[k].base, arr[k].bytes, scratch, order, count);
+        else if (arr[k].kind == SEPAX_ARRAY_LANES)
+            gather_lanes(arr[k].base, arr[k].bytes / sizeof(float), scratch, order, count);
+    }
 }
 
 sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, uint32_t count,
@@ -84,10 +92,11 @@ sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, ui
         return SEPAX_ERR_MISALIGNED;
     if (count != store->count) return SEPAX_ERR_COUNT;
     if (count == 0) return SEPAX_OK;
-    /* one buffer: the bitmap, then each array in turn (the records are the widest) */
-    size_t nblocks = ((size_t)count + L - 1) / L;
-    size_t bytes = nblocks * L * sizeof(sepax_poly_rec);
-    _Static_assert(sizeof(sepax_local_block) <= L * sizeof(sepax_poly_rec), "scratch size");
+    /* one buffer: the bitmap, then each array in turn (as large as the widest) */
+    sepax_store_array arr[SEPAX_STORE_ARRAYS];
+    size_t n = sepax_store_arrays(store, arr), widest = sizeof(uint32_t);
+    for (size_t k = 0; k < n; k++) widest = arr[k].bytes > widest ? arr[k].bytes : widest;
+    size_t bytes = ((size_t)count + L - 1) / L * L * widest;
     void *scratch = store->mem.alloc(bytes, 64, store->mem.ctx);
     if (!scratch) return SEPAX_ERR_NOMEM;
     memset(scratch, 0, ((size_t)count + 63) / 64 * sizeof(uint64_t));

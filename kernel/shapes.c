@@ -15,24 +15,26 @@
 #define CAP_GRAIN 16 /* capacities stay multiples of this, so blocks are whole */
 #define L SEPAX_BLOCK_LANES
 
-/* Each array of the store: where its pointer lives and its bytes per shape. */
+/* Each array of the store: where its pointer lives, its bytes per shape, and how a shape
+ * moving to another index moves in it (sepax_array_kind, store.h). */
 static const struct {
     size_t field, per_shape;
+    sepax_array_kind kind;
 } arrays[] = {
-    {offsetof(sepax_shapes, rec), sizeof(sepax_poly_rec)},
-    {offsetof(sepax_shapes, block), sizeof(sepax_poly_block) / L},
-    {offsetof(sepax_shapes, aabb), sizeof(sepax_aabb_block) / L},
-    {offsetof(sepax_shapes, local), sizeof(sepax_local_block) / L},
-    {offsetof(sepax_shapes, pose), sizeof(sepax_pose_block) / L},
-    {offsetof(sepax_shapes, disc), sizeof(sepax_disc)},
-    {offsetof(sepax_shapes, info), sizeof(sepax_block_info)},
-    {offsetof(sepax_shapes, nverts), 1},
-    {offsetof(sepax_shapes, nplanes), 1},
-    {offsetof(sepax_shapes, kind), 1},
-    {offsetof(sepax_shapes, cls), 1},
-    {offsetof(sepax_shapes, code), 1},
-    {offsetof(sepax_shapes, gen), 1},
-    {offsetof(sepax_shapes, filter), sizeof(sepax_filter)},
+    {offsetof(sepax_shapes, rec), sizeof(sepax_poly_rec), SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, block), sizeof(sepax_poly_block) / L, SEPAX_ARRAY_WORLD_ROWS},
+    {offsetof(sepax_shapes, aabb), sizeof(sepax_aabb_block) / L, SEPAX_ARRAY_LANES},
+    {offsetof(sepax_shapes, local), sizeof(sepax_local_block) / L, SEPAX_ARRAY_LANES},
+    {offsetof(sepax_shapes, pose), sizeof(sepax_pose_block) / L, SEPAX_ARRAY_LANES},
+    {offsetof(sepax_shapes, disc), sizeof(sepax_disc), SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, info), sizeof(sepax_block_info), SEPAX_ARRAY_BLOCK_INFO},
+    {offsetof(sepax_shapes, nverts), 1, SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, nplanes), 1, SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, kind), 1, SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, cls), 1, SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, code), 1, SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, gen), 1, SEPAX_ARRAY_INDEX},
+    {offsetof(sepax_shapes, filter), sizeof(sepax_filter), SEPAX_ARRAY_SHAPE},
 };
 #define NARRAYS (sizeof arrays / sizeof arrays[0])
 
@@ -53,6 +55,13 @@ sepax_allocator sepax_libc_allocator(void) {
 
 static void **array_ptr(sepax_shapes *s, size_t i) {
     return (void **)(void *)((char *)s + arrays[i].field);
+}
+
+size_t sepax_store_arrays(sepax_shapes *s, sepax_store_array out[SEPAX_STORE_ARRAYS]) {
+    _Static_assert(NARRAYS <= SEPAX_STORE_ARRAYS, "SEPAX_STORE_ARRAYS");
+    for (size_t i = 0; i < NARRAYS; i++)
+        out[i] = (sepax_store_array){*array_ptr(s, i), arrays[i].per_shape, arrays[i].kind};
+    return NARRAYS;
 }
 
 static size_t round_cap(size_t cap) {
@@ -261,18 +270,16 @@ sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_width, float h
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
 }
 
-/* Copy lane `from` of every row of a transposed block type to lane `to`, and
+/* Copy lane `from` of every row of a transposed block array to lane `to`, and
  * zero lane `from` (lanes past count stay zero). */
-static void move_lane(float *rows_to, float *rows_from, size_t nrows, unsigned to, unsigned from) {
+static void move_lane(float *arr, size_t nrows, uint32_t to, uint32_t from) {
+    float *rows_to = arr + (size_t)(to / L) * nrows * L,
+          *rows_from = arr + (size_t)(from / L) * nrows * L;
     for (size_t r = 0; r < nrows; r++) {
-        rows_to[r * L + to] = rows_from[r * L + from];
-        rows_from[r * L + from] = 0.0f;
+        rows_to[r * L + to % L] = rows_from[r * L + from % L];
+        rows_from[r * L + from % L] = 0.0f;
     }
 }
-
-#define MOVE_BLOCK(arr, to, from)                                                                  \
-    move_lane((float *)(void *)&s->arr[(to) / L], (float *)(void *)&s->arr[(from) / L],            \
-              sizeof s->arr[0] / sizeof(float) / L, (to) % L, (from) % L)
 
 sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
     if (!store) return SEPAX_ERR_NULL;
@@ -282,26 +289,24 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
     uint32_t i = sepax_id_index(id), last = s->count - 1;
     sepax_move mv = {SEPAX_NO_ID, SEPAX_NO_ID};
     s->n_class[s->cls[i]]--;
-    if (i != last) {
-        mv.from = last | (uint32_t)s->gen[last] << SEPAX_ID_INDEX_BITS;
-        s->rec[i] = s->rec[last];
-        s->disc[i] = s->disc[last];
-        s->nverts[i] = s->nverts[last];
-        s->nplanes[i] = s->nplanes[last];
-        s->kind[i] = s->kind[last];
-        s->cls[i] = s->cls[last];
-        s->code[i] = s->code[last];
-        s->filter[i] = s->filter[last];
+    if (i != last) mv.from = last | (uint32_t)s->gen[last] << SEPAX_ID_INDEX_BITS;
+    /* the last shape into the hole, its old place zeroed (kernels read whole blocks) */
+    for (size_t k = 0; k < NARRAYS; k++) {
+        char *a = *array_ptr(s, k);
+        size_t n = arrays[k].per_shape;
+        switch (arrays[k].kind) {
+        case SEPAX_ARRAY_SHAPE:
+            if (i != last) memcpy(a + i * n, a + (size_t)last * n, n);
+            memset(a + (size_t)last * n, 0, n);
+            break;
+        case SEPAX_ARRAY_LANES:
+        case SEPAX_ARRAY_WORLD_ROWS: /* rewritten by the refresh below, but for the lane vacated */
+            move_lane((float *)(void *)a, n / sizeof(float), i, last);
+            break;
+        case SEPAX_ARRAY_BLOCK_INFO: /* by the refresh below */
+        case SEPAX_ARRAY_INDEX: /* below */ break;
+        }
     }
-    MOVE_BLOCK(block, i, last);
-    MOVE_BLOCK(aabb, i, last);
-    MOVE_BLOCK(local, i, last);
-    MOVE_BLOCK(pose, i, last);
-    memset(&s->rec[last], 0, sizeof s->rec[last]);
-    memset(&s->disc[last], 0, sizeof s->disc[last]);
-    s->nverts[last] = s->nplanes[last] = s->kind[last] = s->cls[last] = 0;
-    s->code[last] = 0;
-    s->filter[last] = (sepax_filter){0, 0};
     /* new generations: index i holds another shape (or none), and index
      * `last` is vacated, so neither old id names anything any more */
     s->gen[i]++;

@@ -123,6 +123,33 @@ struct sepax_shapes {
     sepax_allocator mem;
 };
 
+/* How a store array holds a shape, for the code that moves shapes to other indices
+ * (sepax_shapes_remove, sepax_shapes_reorder): they walk the store's table of arrays
+ * (sepax_store_arrays), so an array added to the store moves with its shapes.
+ *   SHAPE       an element of `bytes` per shape at its index
+ *   LANES       transposed blocks: `bytes / 4` rows of SEPAX_BLOCK_LANES floats, a lane per shape
+ *   WORLD_ROWS  like LANES, but rewritten from the records by a block refresh after a move
+ *   BLOCK_INFO  one entry per block, recomputed by the block refresh
+ *   INDEX       belongs to the index, not to the shape at it (the generations) */
+typedef enum {
+    SEPAX_ARRAY_SHAPE,
+    SEPAX_ARRAY_LANES,
+    SEPAX_ARRAY_WORLD_ROWS,
+    SEPAX_ARRAY_BLOCK_INFO,
+    SEPAX_ARRAY_INDEX
+} sepax_array_kind;
+
+typedef struct sepax_store_array {
+    void *base;
+    size_t bytes; /* per shape */
+    sepax_array_kind kind;
+} sepax_store_array;
+
+#define SEPAX_STORE_ARRAYS 16
+
+/* The store's arrays into out; returns how many. */
+size_t sepax_store_arrays(sepax_shapes *s, sepax_store_array out[SEPAX_STORE_ARRAYS]);
+
 static inline uint32_t sepax_id_index(uint32_t id) { return id & SEPAX_ID_INDEX_MASK; }
 
 /* SEPAX_OK, SEPAX_ERR_BAD_ID (index past the shapes) or SEPAX_ERR_STALE_ID

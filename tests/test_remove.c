@@ -92,6 +92,9 @@ Test(remove, last_shape_moves_into_the_hole) {
     sepax_pose p = {{10, -3}, sepax_rot(0.7f)};
     cr_assert(sepax_shapes_set_poses(s, 4, 1, &p) == SEPAX_OK);
     cr_assert(sepax_shapes_update(s) == SEPAX_OK);
+    /* and give it a filter of its own, which must move too */
+    sepax_filter f = {0x40u, 0x0f0fu}, g;
+    cr_assert(sepax_shapes_set_filters(s, 4, 1, &f) == SEPAX_OK);
     world_copy before = copy_view(s, ids[4]);
     sepax_aabb box_before, box_after;
     sepax_local_shape local_before, local_after;
@@ -116,6 +119,8 @@ Test(remove, last_shape_moves_into_the_hole) {
     sepax_pose q;
     cr_assert(sepax_shapes_get_pose(s, mv.to, &q) == SEPAX_OK);
     cr_expect(memcmp(&p, &q, sizeof p) == 0, "the pose moved with the shape");
+    cr_assert(sepax_shapes_get_filter(s, mv.to, &g) == SEPAX_OK);
+    cr_expect(g.category == f.category && g.mask == f.mask, "the filter moved with the shape");
     /* and an update recomputes it from the moved pose to the same place */
     cr_assert(sepax_shapes_update(s) == SEPAX_OK);
     after = copy_view(s, mv.to);
