@@ -20,26 +20,11 @@ static int untouched(const void *buf, size_t n) {
 static uint32_t gen_of(uint32_t id) { return id >> SEPAX_ID_INDEX_BITS; }
 static uint32_t index_of(uint32_t id) { return id & SEPAX_ID_INDEX_MASK; }
 
-/* A view points into the store: copy what it shows. */
-typedef struct world_copy {
-    int kind, count, planes;
-    float radius, x[8], y[8], nx[8], ny[8], c[8];
-} world_copy;
+typedef wl_view_copy world_copy;
 
 static world_copy copy_view(const sepax_shapes *s, uint32_t id) {
-    sepax_shape_view v;
     world_copy w;
-    memset(&w, 0, sizeof w);
-    cr_assert(sepax_shapes_view(s, id, &v) == SEPAX_OK, "view of %#x", id);
-    w.kind = v.kind;
-    w.count = v.count;
-    w.planes = v.planes;
-    w.radius = v.radius;
-    memcpy(w.x, v.x, sizeof w.x);
-    memcpy(w.y, v.y, sizeof w.y);
-    memcpy(w.nx, v.nx, sizeof w.nx);
-    memcpy(w.ny, v.ny, sizeof w.ny);
-    memcpy(w.c, v.c, sizeof w.c);
+    cr_assert(wl_copy_view(s, id, &w) == SEPAX_OK, "view of %#x", id);
     return w;
 }
 

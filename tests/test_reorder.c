@@ -49,28 +49,17 @@ typedef struct snapshot {
     sepax_pose pose;
     sepax_aabb box;
     sepax_filter filter;
-    int kind, count, planes;
-    float radius, x[8], y[8], nx[8], ny[8], c[8];
+    wl_view_copy view;
 } snapshot;
 
 static snapshot snap(const sepax_shapes *s, uint32_t id) {
     snapshot o;
     memset(&o, 0, sizeof o);
-    sepax_shape_view v;
     cr_assert_eq(sepax_shapes_local(s, id, &o.local), SEPAX_OK, "local of %#x", id);
     cr_assert_eq(sepax_shapes_get_pose(s, id, &o.pose), SEPAX_OK);
     cr_assert_eq(sepax_shapes_aabb(s, id, &o.box), SEPAX_OK);
     cr_assert_eq(sepax_shapes_get_filter(s, id, &o.filter), SEPAX_OK);
-    cr_assert_eq(sepax_shapes_view(s, id, &v), SEPAX_OK);
-    o.kind = v.kind;
-    o.count = v.count;
-    o.planes = v.planes;
-    o.radius = v.radius;
-    memcpy(o.x, v.x, sizeof o.x);
-    memcpy(o.y, v.y, sizeof o.y);
-    memcpy(o.nx, v.nx, sizeof o.nx);
-    memcpy(o.ny, v.ny, sizeof o.ny);
-    memcpy(o.c, v.c, sizeof o.c);
+    cr_assert_eq(wl_copy_view(s, id, &o.view), SEPAX_OK);
     return o;
 }
 

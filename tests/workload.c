@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sepax_ref.h"
 
@@ -295,4 +296,21 @@ void wl_bench_motion(const sepax_shapes *store, const sepax_pair *pairs, size_t 
                               1.0f};
         ray_ids[i] = pairs[i].b;
     }
+}
+
+sepax_status wl_copy_view(const sepax_shapes *store, uint32_t id, wl_view_copy *out) {
+    sepax_shape_view v;
+    memset(out, 0, sizeof *out);
+    sepax_status st = sepax_shapes_view(store, id, &v);
+    if (st != SEPAX_OK) return st;
+    out->kind = v.kind;
+    out->count = v.count;
+    out->planes = v.planes;
+    out->radius = v.radius;
+    memcpy(out->x, v.x, sizeof out->x);
+    memcpy(out->y, v.y, sizeof out->y);
+    memcpy(out->nx, v.nx, sizeof out->nx);
+    memcpy(out->ny, v.ny, sizeof out->ny);
+    memcpy(out->c, v.c, sizeof out->c);
+    return SEPAX_OK;
 }

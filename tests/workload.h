@@ -54,6 +54,15 @@ sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepa
  * their world data comes from poses. */
 sepax_status wl_pose_randomly(sepax_shapes *store, uint64_t seed);
 
+/* What sepax_shapes_view shows of a shape, copied out (a view points into the store),
+ * zero-padded so that two copies compare as bytes. */
+typedef struct wl_view_copy {
+    int kind, count, planes;
+    float radius, x[8], y[8], nx[8], ny[8], c[8];
+} wl_view_copy;
+
+sepax_status wl_copy_view(const sepax_shapes *store, uint32_t id, wl_view_copy *out);
+
 /* A store of hand-made hard cases: shared edges and vertices on an integer
  * lattice, coincident shapes (ties), parallel edges, slivers, huge and tiny
  * coordinates. All pairs among them, including each with itself. */
