@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sepax.h"
+#include "workload.h"
 
 #define MARK 0xA5
 #define ID_MARK 0xA5A5A5A5u
@@ -75,12 +76,7 @@ TestSuite(contract, .init = setup, .fini = teardown);
 
 /* ---- snapshots: everything a caller can read back from a store ---------- */
 
-typedef struct view_copy {
-    int kind, count, planes;
-    float radius;
-    float x[SEPAX_MAX_VERTS], y[SEPAX_MAX_VERTS], nx[SEPAX_MAX_VERTS], ny[SEPAX_MAX_VERTS],
-        c[SEPAX_MAX_VERTS];
-} view_copy;
+typedef wl_view_copy view_copy;
 
 typedef struct snapshot {
     uint32_t count;
@@ -98,21 +94,10 @@ static void take_of(const sepax_shapes *s, snapshot *out) {
     for (uint32_t i = 0; i < out->count; i++) {
         uint32_t id = sepax_shapes_id(s, i);
         out->id[i] = id;
-        sepax_shape_view v;
-        cr_assert(sepax_shapes_view(s, id, &v) == SEPAX_OK);
+        cr_assert(wl_copy_view(s, id, &out->view[i]) == SEPAX_OK);
         cr_assert(sepax_shapes_local(s, id, &out->local[i]) == SEPAX_OK);
         cr_assert(sepax_shapes_get_pose(s, id, &out->pose[i]) == SEPAX_OK);
         cr_assert(sepax_shapes_aabb(s, id, &out->aabb[i]) == SEPAX_OK);
-        view_copy *c = &out->view[i];
-        c->kind = v.kind;
-        c->count = v.count;
-        c->planes = v.planes;
-        c->radius = v.radius;
-        memcpy(c->x, v.x, sizeof c->x);
-        memcpy(c->y, v.y, sizeof c->y);
-        memcpy(c->nx, v.nx, sizeof c->nx);
-        memcpy(c->ny, v.ny, sizeof c->ny);
-        memcpy(c->c, v.c, sizeof c->c);
     }
 }
 
