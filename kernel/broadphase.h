@@ -15,6 +15,8 @@
  * the longest piece of a run it tests at once. */
 #define BP_BATCH 512u
 #define BP_PIECE 256u
+/* Positions one cell test may write (owners times their runs' length). */
+#define BP_TILE 1024u
 /* Blocks of 8 shapes one update task recomputes. */
 #define BP_UPDATE_BLOCKS 256u
 /* Most distinct filters the grid keeps apart (a sub-grid each); past that,
@@ -40,6 +42,8 @@ typedef struct bp_box {
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
     uint32_t pos[BP_PIECE + BP_PAD];
+    uint32_t tile[BP_TILE + BP_PAD]; /* a cell test's positions */
+    uint32_t tile_end[BP_TILE];      /* and where each owner's end */
     sepax_pair cand[BP_BATCH + BP_PIECE];
     uint8_t flag[BP_BATCH + BP_PIECE];
     uint8_t axis[BP_BATCH + BP_PIECE];

@@ -153,12 +153,12 @@ static owner owner_at(const sepax_broadphase *bp, uint32_t p) {
     return o;
 }
 
-/* Pair an owner with the `got` positions in w->pos, through the worker's batch. */
-static size_t take_pairs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
-                         size_t got) {
+/* Pair an owner with the `got` positions at pos, through the worker's batch. */
+static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
+                      const uint32_t *pos, size_t got) {
     const sepax_broadphase *bp = f->bp;
     for (size_t i = 0; i < got; i++) {
-        uint32_t idb = bp->sid[w->pos[i]], b = sepax_id_index(idb);
+        uint32_t idb = bp->sid[pos[i]], b = sepax_id_index(idb);
         /* the narrowphase reads b's record a batch later: in grid order, b's index is
          * anywhere in the store, so start the loads now */
         if (f->test != SEPAX_TEST_AABB) {
@@ -180,6 +180,12 @@ static size_t take_pairs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
         m = 0;
     }
     return m;
+}
+
+/* The same, from the positions in w->pos. */
+static size_t take_pairs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
+                         size_t got) {
+    return take_at(f, w, m, c, o, w->pos, got);
 }
 
 /* Pair an owner with the positions of runs runs[2r] .. runs[2r + 1] - 1 (in order) that
@@ -263,11 +269,14 @@ static void cursor_move(const sepax_broadphase *bp, cursor *at, uint32_t p) {
 /* Small owners begin .. end-1 and their own group, a cell at a time: each owner takes the
  * rest of its cell and the next cell of its row (one run), and the three cells below-left ..
  * below-right in the next row (another run): every neighbour once. The owners of a cell share
- * the first run's end and the second run. */
+ * the first run's end and the second run, so they go through one cell test together (box_cell),
+ * whose loops then run the same trip counts for each: per owner, with counts that changed from
+ * owner to owner, those loop branches were mispredicted (particles 100k: 6.0 -> 5.3 ms). */
 static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t begin,
                         uint32_t end, uint32_t group) {
     const sepax_broadphase *bp = f->bp;
     const uint32_t *start = bp->start + (size_t)group * bp->ncells;
+    const sepax_box_soa soa = sepax_grid_soa(bp);
     cursor at = cursor_at(bp, begin);
     for (uint32_t p = begin; p < end;) {
         cursor_move(bp, &at, p);
@@ -279,10 +288,33 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
             runs[2] = start[(cy + 1) * bp->nx + lo];
             runs[3] = start[(cy + 1) * bp->nx + hi + 1];
         }
-        for (; p < last; p++) {
-            owner o = owner_at(bp, p);
-            runs[0] = p + 1;
-            m = pair_runs(f, w, m, c, &o, runs, 2);
+        uint32_t total = (runs[1] - p) + (runs[3] - runs[2]);
+        if (total > BP_PIECE) { /* a crowded cell: owner by owner, piece by piece */
+            for (; p < last; p++) {
+                owner o = owner_at(bp, p);
+                runs[0] = p + 1;
+                m = pair_runs(f, w, m, c, &o, runs, 2);
+            }
+            continue;
+        }
+        /* the owners of the cell a few at a time, in one cell test each */
+        uint32_t per = (uint64_t)total * (last - p) <= BP_TILE ? last - p : BP_TILE / total;
+        while (p < last) {
+            uint32_t owners = last - p < per ? last - p : per;
+            runs[0] = p;
+            /* a group pairs with itself only when its one filter meets itself: the
+             * filter test is needed only when groups are off */
+            f->k->box_cell(&soa, p, owners, runs, !bp->grouped, w->tile, w->tile_end);
+            uint32_t from = 0;
+            for (uint32_t k = 0; k < owners; k++) {
+                uint32_t to = w->tile_end[k];
+                if (to > from) {
+                    owner o = owner_at(bp, p + k);
+                    m = take_at(f, w, m, c, &o, w->tile + from, to - from);
+                }
+                from = to;
+            }
+            p += owners;
         }
     }
     return m;

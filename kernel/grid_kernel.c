@@ -19,6 +19,9 @@
 size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
                                         uint32_t nruns, const sepax_box_probe *probe,
                                         uint32_t *out);
+size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
+                                         const uint32_t runs[4], int filter, uint32_t *out,
+                                         uint32_t *ends);
 
 /* Append begin + k for every set bit k of `bits`, in order: every lane is written, the
  * count advances only past the passing ones (out has room for the whole vector). */
@@ -86,15 +89,17 @@ static inline size_t emit_wide(uint32_t *out, size_t n, uint32_t base, unsigned 
     return n + (size_t)__builtin_popcount(bits);
 }
 
-static inline unsigned test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m256 plox,
-                                  simde__m256 ploy, simde__m256 phix, simde__m256 phiy,
-                                  simde__m256i pcat, simde__m256i pmask, simde__m256i nofilter) {
+static inline __attribute__((always_inline)) unsigned
+test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m256 plox, simde__m256 ploy,
+           simde__m256 phix, simde__m256 phiy, simde__m256i pcat, simde__m256i pmask,
+           simde__m256i nofilter, int use_filter) {
     simde__m256 lox = simde_mm256_loadu_ps(soa->lox + j), loy = simde_mm256_loadu_ps(soa->loy + j);
     simde__m256 hix = simde_mm256_loadu_ps(soa->hix + j), hiy = simde_mm256_loadu_ps(soa->hiy + j);
     simde__m256 in = simde_mm256_and_ps(simde_mm256_cmp_ps(phix, lox, SIMDE_CMP_GE_OQ),
                                         simde_mm256_cmp_ps(hix, plox, SIMDE_CMP_GE_OQ));
     in = simde_mm256_and_ps(in, simde_mm256_and_ps(simde_mm256_cmp_ps(phiy, loy, SIMDE_CMP_GE_OQ),
                                                    simde_mm256_cmp_ps(hiy, ploy, SIMDE_CMP_GE_OQ)));
+    if (!use_filter) return (unsigned)simde_mm256_movemask_ps(in) & 0xffu;
     simde__m256i cat = simde_mm256_loadu_si256((const void *)(soa->cat + j));
     simde__m256i mask = simde_mm256_loadu_si256((const void *)(soa->mask + j));
     simde__m256i zero = simde_mm256_setzero_si256();
@@ -109,14 +114,16 @@ static inline unsigned test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m
 }
 #else
 #define W 4
-static inline unsigned test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m128 plox,
-                                  simde__m128 ploy, simde__m128 phix, simde__m128 phiy,
-                                  simde__m128i pcat, simde__m128i pmask, simde__m128i nofilter) {
+static inline __attribute__((always_inline)) unsigned
+test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m128 plox, simde__m128 ploy,
+           simde__m128 phix, simde__m128 phiy, simde__m128i pcat, simde__m128i pmask,
+           simde__m128i nofilter, int use_filter) {
     simde__m128 lox = simde_mm_loadu_ps(soa->lox + j), loy = simde_mm_loadu_ps(soa->loy + j);
     simde__m128 hix = simde_mm_loadu_ps(soa->hix + j), hiy = simde_mm_loadu_ps(soa->hiy + j);
     simde__m128 in = simde_mm_and_ps(simde_mm_cmpge_ps(phix, lox), simde_mm_cmpge_ps(hix, plox));
     in = simde_mm_and_ps(
         in, simde_mm_and_ps(simde_mm_cmpge_ps(phiy, loy), simde_mm_cmpge_ps(hiy, ploy)));
+    if (!use_filter) return (unsigned)simde_mm_movemask_ps(in) & 0xfu;
     simde__m128i cat = simde_mm_loadu_si128((const void *)(soa->cat + j));
     simde__m128i mask = simde_mm_loadu_si128((const void *)(soa->mask + j));
     simde__m128i zero = simde_mm_setzero_si128();
@@ -158,13 +165,68 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
     for (uint32_t r = 0; r < nruns; r++) {
         uint32_t j = runs[2 * r], end = runs[2 * r + 1];
         for (; j + W <= end; j += W) {
-            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
+            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, 1);
             n = EMIT(out, n, j, bits); /* no branch: in a dense frame it is a coin toss */
         }
         if (j < end) { /* the last lanes read the padding past the run; their bits are dropped */
-            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter);
+            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, 1);
             n = EMIT(out, n, j, bits & ((1u << (end - j)) - 1u));
         }
     }
     return n;
+}
+
+/* Positions of a vector starting at j that lie past owner p: its lanes from p + 1 - j on. */
+static inline unsigned lanes_after(uint32_t j, uint32_t p) {
+    int64_t d = (int64_t)p + 1 - (int64_t)j;
+    unsigned skip = d < 0 ? 0u : d > W ? (unsigned)W : (unsigned)d;
+    return (0xffu << skip) & ((1u << W) - 1u);
+}
+
+/* box_cell's loops, the filter test compiled in or out. */
+static inline __attribute__((always_inline)) size_t
+cell_owners(const sepax_box_soa *soa, uint32_t first, uint32_t owners, const uint32_t runs[4],
+            int use_filter, uint32_t *out, uint32_t *ends) {
+    size_t n = 0;
+    const uint32_t a0 = runs[0], a1 = runs[1], b0 = runs[2], b1 = runs[3];
+    for (uint32_t p = first; p < first + owners; p++) {
+#if BOX_WIDE
+        simde__m256 plox = simde_mm256_set1_ps(soa->lox[p]),
+                    ploy = simde_mm256_set1_ps(soa->loy[p]);
+        simde__m256 phix = simde_mm256_set1_ps(soa->hix[p]),
+                    phiy = simde_mm256_set1_ps(soa->hiy[p]);
+        simde__m256i pcat = simde_mm256_set1_epi32((int32_t)soa->cat[p]);
+        simde__m256i pmask = simde_mm256_set1_epi32((int32_t)soa->mask[p]);
+        simde__m256i nofilter = simde_mm256_setzero_si256();
+#else
+        simde__m128 plox = simde_mm_set1_ps(soa->lox[p]), ploy = simde_mm_set1_ps(soa->loy[p]);
+        simde__m128 phix = simde_mm_set1_ps(soa->hix[p]), phiy = simde_mm_set1_ps(soa->hiy[p]);
+        simde__m128i pcat = simde_mm_set1_epi32((int32_t)soa->cat[p]);
+        simde__m128i pmask = simde_mm_set1_epi32((int32_t)soa->mask[p]);
+        simde__m128i nofilter = simde_mm_setzero_si128();
+#endif
+        /* the same trip counts for every owner of the call: the loop branches are learnt */
+        for (uint32_t j = a0; j < a1; j += W) {
+            unsigned bits =
+                test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, use_filter);
+            unsigned live = a1 - j >= W ? (1u << W) - 1u : (1u << (a1 - j)) - 1u;
+            n = EMIT(out, n, j, bits & live & lanes_after(j, p));
+        }
+        for (uint32_t j = b0; j < b1; j += W) {
+            unsigned bits =
+                test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, use_filter);
+            unsigned live = b1 - j >= W ? (1u << W) - 1u : (1u << (b1 - j)) - 1u;
+            n = EMIT(out, n, j, bits & live);
+        }
+        ends[p - first] = (uint32_t)n;
+    }
+    return n;
+}
+
+size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
+                                         const uint32_t runs[4], int filter, uint32_t *out,
+                                         uint32_t *ends) {
+    const sepax_box_soa cols = *soa; /* by value, as in box_run */
+    return filter ? cell_owners(&cols, first, owners, runs, 1, out, ends)
+                  : cell_owners(&cols, first, owners, runs, 0, out, ends);
 }

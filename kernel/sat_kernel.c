@@ -969,6 +969,9 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block,
 size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
                                         uint32_t nruns, const sepax_box_probe *probe,
                                         uint32_t *out); /* grid_kernel.c */
+size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
+                                         const uint32_t runs[4], int filter, uint32_t *out,
+                                         uint32_t *ends); /* grid_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
                                        sepax_manifold *out); /* manifold_kernel.c */
@@ -985,4 +988,5 @@ const sepax_kernel SEPAX_KERNEL_NAME = {
     kernel_raycast_range,
     CAT(SEPAX_KERNEL_NAME, _contacts),
     CAT(SEPAX_KERNEL_NAME, _box_run),
+    CAT(SEPAX_KERNEL_NAME, _box_cell),
 };

@@ -766,3 +766,68 @@ Test(broadphase, range_test_over_several_runs) {
     }
     cr_assert(kernels >= 2);
 }
+
+/* The kernels' cell test (a cell's owners against two runs, the first only past each owner)
+ * against brute force on every kernel copy the tests link: owners at and off the vector
+ * width, empty runs, a first run that starts at the first owner or before it, with and
+ * without the filter test, boxes that touch exactly. */
+Test(broadphase, cell_test_of_several_owners) {
+    enum { N = 700, PAD = 8, MAXOUT = 8 * 128 + PAD };
+    static float lox[N + PAD], loy[N + PAD], hix[N + PAD], hiy[N + PAD];
+    static uint32_t cat[N + PAD], mask[N + PAD];
+    static uint32_t want[MAXOUT], got[MAXOUT], want_end[8], got_end[8];
+    uint64_t g = 5;
+    for (int i = 0; i < N; i++) { /* integer corners: exact touching is common */
+        lox[i] = (float)(runs_rng(&g) % 30);
+        loy[i] = (float)(runs_rng(&g) % 30);
+        hix[i] = lox[i] + (float)(runs_rng(&g) % 6);
+        hiy[i] = loy[i] + (float)(runs_rng(&g) % 6);
+        cat[i] = 1u << (runs_rng(&g) % 4);
+        mask[i] = (uint32_t)(runs_rng(&g) % 16);
+    }
+    sepax_box_soa soa = {lox, loy, hix, hiy, cat, mask};
+    int kernels = 0;
+    size_t found = 0;
+    for (int ki = 0; ki < test_kernel_count(); ki++) {
+        const test_kernel *t = test_kernel_at(ki);
+        if (!t->runnable) continue;
+        kernels++;
+        uint64_t h = 13;
+        for (int round = 0; round < 2000; round++) {
+            uint32_t owners = 1 + (uint32_t)(runs_rng(&h) % 8);
+            uint32_t len0 = (uint32_t)(runs_rng(&h) % 40), len1 = (uint32_t)(runs_rng(&h) % 50);
+            uint32_t before = (uint32_t)(runs_rng(&h) % 3); /* the first run may start earlier */
+            uint32_t first = before + (uint32_t)(runs_rng(&h) % (N / 2));
+            uint32_t runs[4] = {first - before, first + owners + len0, 0, 0};
+            runs[2] = (uint32_t)(runs_rng(&h) % (N - len1 + 1));
+            runs[3] = runs[2] + len1;
+            int filter = (int)(runs_rng(&h) % 2);
+            size_t nwant = 0;
+            for (uint32_t k = 0; k < owners; k++) {
+                uint32_t p = first + k;
+                for (int r = 0; r < 2; r++)
+                    for (uint32_t j = runs[2 * r]; j < runs[2 * r + 1]; j++) {
+                        if (r == 0 && j <= p) continue;
+                        int box = hix[p] >= lox[j] && hix[j] >= lox[p] && hiy[p] >= loy[j] &&
+                                  hiy[j] >= loy[p];
+                        int pass = !filter || ((cat[p] & mask[j]) != 0 && (cat[j] & mask[p]) != 0);
+                        if (box && pass) want[nwant++] = j;
+                    }
+                want_end[k] = (uint32_t)nwant;
+            }
+            cr_assert(owners * (runs[1] - runs[0] + len1) + PAD <= MAXOUT);
+            size_t n = t->k->box_cell(&soa, first, owners, runs, filter, got, got_end);
+            cr_assert_eq(n, nwant, "%s, round %d: %zu positions, brute force %zu", t->name, round,
+                         n, nwant);
+            for (uint32_t k = 0; k < owners; k++)
+                cr_assert_eq(got_end[k], want_end[k], "%s, round %d, owner %u: ends at %u, not %u",
+                             t->name, round, k, got_end[k], want_end[k]);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(got[i], want[i], "%s, round %d, position %zu: %u, brute force %u",
+                             t->name, round, i, got[i], want[i]);
+            found += n;
+        }
+    }
+    cr_assert(kernels >= 2);
+    cr_assert(found > 1000, "the boxes should meet often: %zu", found);
+}
