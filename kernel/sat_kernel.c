@@ -425,7 +425,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
     lf ninf = lf_load(k_ninf, k_ninf), inf = lf_sub(zero, ninf);
     lf radii = lf_add(a->r, b->r);
-    lf t_in = ninf, t_out = inf, in_nx = zero, in_ny = zero, never = zero;
+    lf t_in = ninf, t_out = inf, in_nx = zero, in_ny = zero;
     lf s0 = ninf, n0x = zero, n0y = zero; /* the planes' SAT at t = 0 */
     for (int side = 0; side < 2; side++) {
         const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
@@ -444,18 +444,17 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
             in_nx = lf_sel_gt(enter, t_in, px, in_nx);
             in_ny = lf_sel_gt(enter, t_in, py, in_ny);
             t_in = lf_max(enter, t_in);
-            t_out = lf_min(lf_sel_gt(rate, zero, tc, inf), t_out);
-            /* a plane not moving, beyond the radii: never */
-            lf apart = lf_sel_gt(s, radii, one, zero);
-            never = lf_max(lf_sel_lt(rate, zero, zero, lf_sel_gt(rate, zero, zero, apart)), never);
+            /* a plane not moving and beyond the radii never lets them meet: it exits at
+             * -Inf, before any t_c >= 0 (one min where a flag of its own took four ops) */
+            lf still = lf_sel_gt(s, radii, ninf, inf);
+            t_out = lf_min(lf_sel_gt(rate, zero, tc, lf_sel_lt(rate, zero, inf, still)), t_out);
             n0x = lf_sel_gt(s, s0, px, n0x);
             n0y = lf_sel_gt(s, s0, py, n0y);
             s0 = lf_max(s, s0);
         }
     }
     lf t_c = lf_max(t_in, zero);
-    lf ok = lf_sel_gt(never, zero, zero, one);
-    ok = lf_sel_gt(t_in, t_out, zero, ok);
+    lf ok = lf_sel_gt(t_in, t_out, zero, one);
     ok = lf_sel_gt(t_c, tmax, zero, ok);
     ok = lf_sel_gt(t_c, t_out, zero, ok);
     if (lf_eq_bits(radii, zero) == (1u << LANES) - 1u) {
