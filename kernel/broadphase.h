@@ -24,6 +24,9 @@
 #define BP_GROUPS 8u
 /* Shapes one task of the grid build handles. */
 #define BP_BUILD_SHAPES 8192u
+/* Most ranges the grid's counting sort splits the shapes into (one per worker): each keeps a
+ * count per cell, so more would cost more than they save. */
+#define BP_SORT_RANGES 4u
 /* Room past the last box: a run's last wide load reads up to 8 entries on. */
 #define BP_PAD 8u
 
@@ -97,6 +100,8 @@ struct sepax_broadphase {
     bp_box *ubox;             /* per shape index: its grown box (scratch of the build) */
     struct build_part *parts; /* per build task: what it found (grid.c) */
     size_t cap_parts;
+    uint32_t *sort_at; /* per sort range: each cell's next position, then the next large one */
+    size_t cap_sort_at;
     size_t cap_shapes, cap_cells;
     int built;
 

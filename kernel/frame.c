@@ -71,9 +71,9 @@ void sepax_broadphase_destroy(sepax_broadphase *bp) {
     sepax_allocator mem = bp->mem;
     if (bp->pool) sepax_pool_destroy(bp->pool, &mem);
     for (size_t i = 0; i < bp->cap_chunks; i++) free_chunk_arrays(bp, &bp->chunks[i]);
-    void *arrays[] = {bp->workers, bp->start, bp->sid,   bp->lox,    bp->loy,
-                      bp->hix,     bp->hiy,   bp->cat,   bp->mask,   bp->key,
-                      bp->ubox,    bp->parts, bp->tasks, bp->chunks, bp->redo};
+    void *arrays[] = {bp->workers, bp->start,  bp->sid,  bp->lox,    bp->loy,  bp->hix,
+                      bp->hiy,     bp->cat,    bp->mask, bp->key,    bp->ubox, bp->parts,
+                      bp->tasks,   bp->chunks, bp->redo, bp->sort_at};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (arrays[i]) mem.free(arrays[i], mem.ctx);
     mem.free(bp, mem.ctx);
@@ -549,6 +549,7 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
     bytes += bp->cap_shapes * sepax_bp_shape_bytes(bp) + bp->cap_cells * 4 +
              bp->cap_chunks * sizeof(bp_chunk);
     bytes += bp->cap_redo * sizeof(uint32_t) + bp->cap_tasks * sizeof(bp_task);
+    bytes += bp->cap_sort_at * sizeof(uint32_t);
     for (size_t i = 0; i < bp->cap_chunks; i++) {
         const bp_chunk *c = &bp->chunks[i];
         bytes += c->cap * (sizeof(sepax_pair) + (c->hits ? sizeof(sepax_hit) : 0) +

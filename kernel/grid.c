@@ -269,6 +269,74 @@ static void columns_step(const build_ctx *b, uint32_t item, uint32_t p0, uint32_
     }
 }
 
+/* The counting sort by key, split into `ranges` ranges of shapes (one per worker; the result
+ * is the one stable order whatever the split): each range counts its keys, the counts give
+ * each range its first position in every cell (and among the large shapes), and each range
+ * scatters its own shapes there. */
+typedef struct sort_ctx {
+    sepax_broadphase *bp;
+    const sepax_shapes *s;
+    uint32_t ranges, nkeys; /* keys: the cells of every group; entry nkeys counts the large */
+} sort_ctx;
+
+static uint32_t range_begin(const sort_ctx *c, uint32_t r) {
+    return (uint32_t)((uint64_t)c->s->count * r / c->ranges);
+}
+
+static void count_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const sort_ctx *c = ctx;
+    const uint32_t *key = c->bp->key;
+    for (uint32_t r = begin; r < end; r++) {
+        uint32_t *count = c->bp->sort_at + (size_t)r * (c->nkeys + 1);
+        memset(count, 0, (c->nkeys + 1) * sizeof *count);
+        for (uint32_t i = range_begin(c, r), i1 = range_begin(c, r + 1); i < i1; i++) {
+            uint32_t k = key[i];
+            count[k == UINT32_MAX ? c->nkeys : k]++;
+        }
+    }
+}
+
+static void scatter_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const sort_ctx *c = ctx;
+    const uint32_t *key = c->bp->key;
+    uint32_t *sid = c->bp->sid;
+    const uint8_t *gen = c->s->gen;
+    for (uint32_t r = begin; r < end; r++) {
+        uint32_t *at = c->bp->sort_at + (size_t)r * (c->nkeys + 1);
+        for (uint32_t i = range_begin(c, r), i1 = range_begin(c, r + 1); i < i1; i++) {
+            uint32_t k = key[i];
+            uint32_t p = at[k == UINT32_MAX ? c->nkeys : k]++;
+            sid[p] = i | (uint32_t)gen[i] << SEPAX_ID_INDEX_BITS;
+        }
+    }
+}
+
+/* start[k]: the first position of key k (start[nkeys] = nsmall), and sid, over `ranges`
+ * ranges; 0 on running out of memory (nothing sorted). */
+static int sort_keys(sepax_broadphase *bp, const sepax_shapes *s, uint32_t nkeys, uint32_t ranges) {
+    size_t cap = bp->cap_sort_at;
+    if (!sepax_bp_reserve(bp, (void **)&bp->sort_at, &cap, (size_t)ranges * (nkeys + 1),
+                          sizeof *bp->sort_at))
+        return 0;
+    bp->cap_sort_at = cap;
+    sort_ctx c = {bp, s, ranges, nkeys};
+    sepax_bp_for_shapes(bp, s->count, count_task, ranges, &c);
+    uint32_t run = 0;
+    for (uint32_t k = 0; k <= nkeys; k++) { /* the large shapes (k == nkeys) last */
+        bp->start[k] = run;
+        for (uint32_t r = 0; r < ranges; r++) {
+            uint32_t *at = &bp->sort_at[(size_t)r * (nkeys + 1) + k];
+            uint32_t n = *at;
+            *at = run;
+            run += n;
+        }
+    }
+    sepax_bp_for_shapes(bp, s->count, scatter_task, ranges, &c);
+    return 1;
+}
+
 sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float margin,
                               float cell_size) {
     uint32_t n = s->count;
@@ -342,22 +410,10 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     bp->cap_cells = cap_cells;
 
     /* counting sort by group and cell; large shapes after the small ones */
-    uint32_t *start = bp->start;
-    memset(start, 0, (ncells + 2) * sizeof *start);
     run_step(&ctx, keys_step);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = bp->key[i];
-        if (k != UINT32_MAX) start[k + 2]++;
-    }
-    for (size_t c = 2; c < ncells + 2; c++) start[c] += start[c - 1];
-    /* start[k + 1] is now the first position of cell k: the scatter moves it on,
-     * and leaves start[k] the first position of cell k */
-    uint32_t large = nsmall;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = bp->key[i];
-        uint32_t p = k == UINT32_MAX ? large++ : start[k + 1]++;
-        bp->sid[p] = i | (uint32_t)s->gen[i] << SEPAX_ID_INDEX_BITS;
-    }
+    uint32_t ranges = n >= bp->min_parallel ? bp->sched.workers : 1u;
+    ranges = ranges < BP_SORT_RANGES ? ranges : BP_SORT_RANGES;
+    if (!sort_keys(bp, s, (uint32_t)ncells, ranges)) return SEPAX_ERR_NOMEM;
     bp->nsmall = nsmall;
     bp->n = n;
     run_step(&ctx, columns_step);
@@ -365,7 +421,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     for (int c = 0; c < 4; c++) memset(cols4[c] + n, 0, BP_PAD * sizeof(float));
     memset(bp->cat + n, 0, BP_PAD * sizeof *bp->cat);
     memset(bp->mask + n, 0, BP_PAD * sizeof *bp->mask);
-    start[ncells] = nsmall;
+    bp->start[ncells + 1] = nsmall; /* start[ncells] = nsmall from the sort */
     bp->built = 1;
     return SEPAX_OK;
 }
