@@ -712,20 +712,35 @@ static uint64_t runs_rng(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
-Test(broadphase, range_test_over_several_runs) {
-    enum { N = 700, PAD = 8 };
-    static float lox[N + PAD], loy[N + PAD], hix[N + PAD], hiy[N + PAD];
-    static uint32_t cat[N + PAD], mask[N + PAD];
-    uint64_t g = 7;
-    for (int i = 0; i < N; i++) { /* integer corners: exact touching is common */
-        lox[i] = (float)(runs_rng(&g) % 40);
-        loy[i] = (float)(runs_rng(&g) % 40);
-        hix[i] = lox[i] + (float)(runs_rng(&g) % 6);
-        hiy[i] = loy[i] + (float)(runs_rng(&g) % 6);
-        cat[i] = 1u << (runs_rng(&g) % 4);
-        mask[i] = (uint32_t)(runs_rng(&g) % 16);
+/* N sorted boxes for the kernels' tests, padded like the grid's columns: integer corners in
+ * 0 .. span - 1 (exact touching is common), sides up to 5, filters of 4 categories. */
+enum { BOXES_N = 700, BOXES_PAD = 8 };
+typedef struct test_boxes {
+    float lox[BOXES_N + BOXES_PAD], loy[BOXES_N + BOXES_PAD];
+    float hix[BOXES_N + BOXES_PAD], hiy[BOXES_N + BOXES_PAD];
+    uint32_t cat[BOXES_N + BOXES_PAD], mask[BOXES_N + BOXES_PAD];
+} test_boxes;
+
+static sepax_box_soa random_boxes(test_boxes *b, uint64_t seed, uint32_t span) {
+    uint64_t g = seed;
+    for (int i = 0; i < BOXES_N; i++) {
+        b->lox[i] = (float)(runs_rng(&g) % span);
+        b->loy[i] = (float)(runs_rng(&g) % span);
+        b->hix[i] = b->lox[i] + (float)(runs_rng(&g) % 6);
+        b->hiy[i] = b->loy[i] + (float)(runs_rng(&g) % 6);
+        b->cat[i] = 1u << (runs_rng(&g) % 4);
+        b->mask[i] = (uint32_t)(runs_rng(&g) % 16);
     }
-    sepax_box_soa soa = {lox, loy, hix, hiy, cat, mask};
+    sepax_box_soa soa = {b->lox, b->loy, b->hix, b->hiy, b->cat, b->mask};
+    return soa;
+}
+
+Test(broadphase, range_test_over_several_runs) {
+    enum { N = BOXES_N, PAD = BOXES_PAD };
+    static test_boxes boxes;
+    sepax_box_soa soa = random_boxes(&boxes, 7, 40);
+    const float *lox = boxes.lox, *loy = boxes.loy, *hix = boxes.hix, *hiy = boxes.hiy;
+    const uint32_t *cat = boxes.cat, *mask = boxes.mask;
     int kernels = 0;
     for (int ki = 0; ki < test_kernel_count(); ki++) {
         const test_kernel *t = test_kernel_at(ki);
@@ -777,20 +792,12 @@ Test(broadphase, range_test_over_several_runs) {
  * width, empty runs, a first run that starts at the first owner or before it, with and
  * without the filter test, boxes that touch exactly. */
 Test(broadphase, cell_test_of_several_owners) {
-    enum { N = 700, PAD = 8, MAXOUT = 8 * 128 + PAD };
-    static float lox[N + PAD], loy[N + PAD], hix[N + PAD], hiy[N + PAD];
-    static uint32_t cat[N + PAD], mask[N + PAD];
+    enum { N = BOXES_N, PAD = BOXES_PAD, MAXOUT = 8 * 128 + PAD };
+    static test_boxes boxes;
+    sepax_box_soa soa = random_boxes(&boxes, 5, 30);
+    const float *lox = boxes.lox, *loy = boxes.loy, *hix = boxes.hix, *hiy = boxes.hiy;
+    const uint32_t *cat = boxes.cat, *mask = boxes.mask;
     static uint32_t want[MAXOUT], got[MAXOUT], want_end[8], got_end[8];
-    uint64_t g = 5;
-    for (int i = 0; i < N; i++) { /* integer corners: exact touching is common */
-        lox[i] = (float)(runs_rng(&g) % 30);
-        loy[i] = (float)(runs_rng(&g) % 30);
-        hix[i] = lox[i] + (float)(runs_rng(&g) % 6);
-        hiy[i] = loy[i] + (float)(runs_rng(&g) % 6);
-        cat[i] = 1u << (runs_rng(&g) % 4);
-        mask[i] = (uint32_t)(runs_rng(&g) % 16);
-    }
-    sepax_box_soa soa = {lox, loy, hix, hiy, cat, mask};
     int kernels = 0;
     size_t found = 0;
     for (int ki = 0; ki < test_kernel_count(); ki++) {
