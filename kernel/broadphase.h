@@ -92,7 +92,7 @@ struct sepax_broadphase {
     uint8_t meets[BP_GROUPS][BP_GROUPS];  /* the filters of groups g and h pass */
     float cell, margin;
     double ox, oy, inv; /* cell of x: floor((x - ox) * inv), clamped */
-    uint32_t *start;    /* nx * ny + 1: the first sorted position of each cell */
+    uint32_t *start;    /* ngroups * ncells + 2: the first sorted position of each cell */
     uint32_t *sid;      /* sorted position -> shape id (index and generation, as built) */
     float *lox, *loy, *hix, *hiy;
     uint32_t *cat, *mask;     /* filters in sorted order */

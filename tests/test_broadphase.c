@@ -326,6 +326,20 @@ Test(broadphase, same_results_for_every_thread_count_scheduler_and_backend) {
     for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_MANIFOLD; test++) {
         result_set want = frame_ok(one, s, test, 0.1f);
         cr_assert(want.n > 1000);
+        if (test == SEPAX_TEST_AABB) { /* large shapes in the first of 4 ranges, and the last */
+            uint32_t count = sepax_shapes_count(s), low = count, high = 0;
+            sepax_broadphase_stats st;
+            cr_assert_eq(sepax_broadphase_stats_get(one, &st), SEPAX_OK);
+            uint32_t *order = malloc(count * sizeof *order);
+            cr_assert_eq(sepax_broadphase_order(one, s, order, count), SEPAX_OK);
+            for (uint32_t i = count - st.large; i < count; i++) {
+                low = order[i] < low ? order[i] : low;
+                high = order[i] > high ? order[i] : high;
+            }
+            free(order);
+            cr_assert(st.large >= 4 && low < count / 4 && high >= count - count / 4,
+                      "%u large shapes, indices %u .. %u of %u", st.large, low, high, count);
+        }
         for (uint32_t threads = 2; threads <= 4; threads++) {
             sepax_broadphase_config cfg = {threads, NULL, NULL, 1}; /* every step spread */
             sepax_broadphase *bp = sepax_broadphase_create(&cfg);
@@ -827,8 +841,14 @@ Test(broadphase, cell_test_of_several_owners) {
                     }
                 want_end[k] = (uint32_t)nwant;
             }
-            cr_assert(owners * (runs[1] - runs[0] + len1) + PAD <= MAXOUT);
+            /* the room the kernel is promised, then a canary it must not touch */
+            uint32_t room = owners * (runs[1] - runs[0] + len1) + PAD;
+            cr_assert(room <= MAXOUT);
+            for (uint32_t i = room; i < MAXOUT; i++) got[i] = 0xc0ffee00u + i;
             size_t n = t->k->box_cell(&soa, first, owners, runs, filter, got, got_end);
+            for (uint32_t i = room; i < MAXOUT; i++)
+                cr_assert_eq(got[i], 0xc0ffee00u + i, "%s, round %d: wrote past its room at %u",
+                             t->name, round, i);
             cr_assert_eq(n, nwant, "%s, round %d: %zu positions, brute force %zu", t->name, round,
                          n, nwant);
             for (uint32_t k = 0; k < owners; k++)
