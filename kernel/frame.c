@@ -182,12 +182,6 @@ static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, c
     return m;
 }
 
-/* The same, from the positions in w->pos. */
-static size_t take_pairs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
-                         size_t got) {
-    return take_at(f, w, m, c, o, w->pos, got);
-}
-
 /* Pair an owner with the positions of runs runs[2r] .. runs[2r + 1] - 1 (in order) that
  * pass the box and filter test: in one range test when they fit a piece (a dense grid's
  * runs are a few boxes each), else run by run, piece by piece. */
@@ -198,12 +192,12 @@ static size_t pair_runs(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
     for (uint32_t r = 0; r < nruns; r++) total += runs[2 * r + 1] - runs[2 * r];
     if (total <= BP_PIECE) {
         if (total == 0) return m;
-        return take_pairs(f, w, m, c, o, f->k->box_run(&soa, runs, nruns, &o->probe, w->pos));
+        return take_at(f, w, m, c, o, w->pos, f->k->box_run(&soa, runs, nruns, &o->probe, w->pos));
     }
     for (uint32_t r = 0; r < nruns; r++) {
         for (uint32_t begin = runs[2 * r], end = runs[2 * r + 1]; begin < end;) {
             uint32_t piece[2] = {begin, sepax_bp_piece_end(begin, end)};
-            m = take_pairs(f, w, m, c, o, f->k->box_run(&soa, piece, 1, &o->probe, w->pos));
+            m = take_at(f, w, m, c, o, w->pos, f->k->box_run(&soa, piece, 1, &o->probe, w->pos));
             begin = piece[1];
         }
     }

@@ -89,10 +89,27 @@ static inline size_t emit_wide(uint32_t *out, size_t n, uint32_t base, unsigned 
     return n + (size_t)__builtin_popcount(bits);
 }
 
+/* A probe broadcast to every lane. */
+typedef struct probe_lanes {
+    simde__m256 lox, loy, hix, hiy;
+    simde__m256i cat, mask, nofilter;
+} probe_lanes;
+
+static inline probe_lanes probe_lanes_of(const sepax_box_probe *p) {
+    probe_lanes q = {simde_mm256_set1_ps(p->lox),
+                     simde_mm256_set1_ps(p->loy),
+                     simde_mm256_set1_ps(p->hix),
+                     simde_mm256_set1_ps(p->hiy),
+                     simde_mm256_set1_epi32((int32_t)p->cat),
+                     simde_mm256_set1_epi32((int32_t)p->mask),
+                     simde_mm256_set1_epi32(p->filter ? 0 : -1)};
+    return q;
+}
+
 static inline __attribute__((always_inline)) unsigned
-test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m256 plox, simde__m256 ploy,
-           simde__m256 phix, simde__m256 phiy, simde__m256i pcat, simde__m256i pmask,
-           simde__m256i nofilter, int use_filter) {
+test_lanes(const sepax_box_soa *soa, uint32_t j, const probe_lanes *q, int use_filter) {
+    simde__m256 plox = q->lox, ploy = q->loy, phix = q->hix, phiy = q->hiy;
+    simde__m256i pcat = q->cat, pmask = q->mask, nofilter = q->nofilter;
     simde__m256 lox = simde_mm256_loadu_ps(soa->lox + j), loy = simde_mm256_loadu_ps(soa->loy + j);
     simde__m256 hix = simde_mm256_loadu_ps(soa->hix + j), hiy = simde_mm256_loadu_ps(soa->hiy + j);
     simde__m256 in = simde_mm256_and_ps(simde_mm256_cmp_ps(phix, lox, SIMDE_CMP_GE_OQ),
@@ -114,10 +131,27 @@ test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m256 plox, simde__m256 p
 }
 #else
 #define W 4
+/* A probe broadcast to every lane. */
+typedef struct probe_lanes {
+    simde__m128 lox, loy, hix, hiy;
+    simde__m128i cat, mask, nofilter;
+} probe_lanes;
+
+static inline probe_lanes probe_lanes_of(const sepax_box_probe *p) {
+    probe_lanes q = {simde_mm_set1_ps(p->lox),
+                     simde_mm_set1_ps(p->loy),
+                     simde_mm_set1_ps(p->hix),
+                     simde_mm_set1_ps(p->hiy),
+                     simde_mm_set1_epi32((int32_t)p->cat),
+                     simde_mm_set1_epi32((int32_t)p->mask),
+                     simde_mm_set1_epi32(p->filter ? 0 : -1)};
+    return q;
+}
+
 static inline __attribute__((always_inline)) unsigned
-test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m128 plox, simde__m128 ploy,
-           simde__m128 phix, simde__m128 phiy, simde__m128i pcat, simde__m128i pmask,
-           simde__m128i nofilter, int use_filter) {
+test_lanes(const sepax_box_soa *soa, uint32_t j, const probe_lanes *q, int use_filter) {
+    simde__m128 plox = q->lox, ploy = q->loy, phix = q->hix, phiy = q->hiy;
+    simde__m128i pcat = q->cat, pmask = q->mask, nofilter = q->nofilter;
     simde__m128 lox = simde_mm_loadu_ps(soa->lox + j), loy = simde_mm_loadu_ps(soa->loy + j);
     simde__m128 hix = simde_mm_loadu_ps(soa->hix + j), hiy = simde_mm_loadu_ps(soa->hiy + j);
     simde__m128 in = simde_mm_and_ps(simde_mm_cmpge_ps(phix, lox), simde_mm_cmpge_ps(hix, plox));
@@ -142,22 +176,15 @@ test_lanes(const sepax_box_soa *soa, uint32_t j, simde__m128 plox, simde__m128 p
 #define EMIT(out, n, base, bits) emit(out, n, base, bits, W)
 #endif
 
+/* Lanes of a vector starting at j that lie before a run's end (j < end). */
+static inline unsigned live_lanes(uint32_t j, uint32_t end) {
+    return end - j >= W ? (1u << W) - 1u : (1u << (end - j)) - 1u;
+}
+
 size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
                                         uint32_t nruns, const sepax_box_probe *probe,
                                         uint32_t *out) {
-#if BOX_WIDE
-    simde__m256 plox = simde_mm256_set1_ps(probe->lox), ploy = simde_mm256_set1_ps(probe->loy);
-    simde__m256 phix = simde_mm256_set1_ps(probe->hix), phiy = simde_mm256_set1_ps(probe->hiy);
-    simde__m256i pcat = simde_mm256_set1_epi32((int32_t)probe->cat);
-    simde__m256i pmask = simde_mm256_set1_epi32((int32_t)probe->mask);
-    simde__m256i nofilter = simde_mm256_set1_epi32(probe->filter ? 0 : -1);
-#else
-    simde__m128 plox = simde_mm_set1_ps(probe->lox), ploy = simde_mm_set1_ps(probe->loy);
-    simde__m128 phix = simde_mm_set1_ps(probe->hix), phiy = simde_mm_set1_ps(probe->hiy);
-    simde__m128i pcat = simde_mm_set1_epi32((int32_t)probe->cat);
-    simde__m128i pmask = simde_mm_set1_epi32((int32_t)probe->mask);
-    simde__m128i nofilter = simde_mm_set1_epi32(probe->filter ? 0 : -1);
-#endif
+    const probe_lanes q = probe_lanes_of(probe);
     /* the columns by value: stores to out could alias them as far as the compiler knows */
     const sepax_box_soa cols = *soa;
     soa = &cols;
@@ -165,12 +192,12 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
     for (uint32_t r = 0; r < nruns; r++) {
         uint32_t j = runs[2 * r], end = runs[2 * r + 1];
         for (; j + W <= end; j += W) {
-            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, 1);
+            unsigned bits = test_lanes(soa, j, &q, 1);
             n = EMIT(out, n, j, bits); /* no branch: in a dense frame it is a coin toss */
         }
         if (j < end) { /* the last lanes read the padding past the run; their bits are dropped */
-            unsigned bits = test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, 1);
-            n = EMIT(out, n, j, bits & ((1u << (end - j)) - 1u));
+            unsigned bits = test_lanes(soa, j, &q, 1);
+            n = EMIT(out, n, j, bits & live_lanes(j, end));
         }
     }
     return n;
@@ -190,33 +217,17 @@ cell_owners(const sepax_box_soa *soa, uint32_t first, uint32_t owners, const uin
     size_t n = 0;
     const uint32_t a0 = runs[0], a1 = runs[1], b0 = runs[2], b1 = runs[3];
     for (uint32_t p = first; p < first + owners; p++) {
-#if BOX_WIDE
-        simde__m256 plox = simde_mm256_set1_ps(soa->lox[p]),
-                    ploy = simde_mm256_set1_ps(soa->loy[p]);
-        simde__m256 phix = simde_mm256_set1_ps(soa->hix[p]),
-                    phiy = simde_mm256_set1_ps(soa->hiy[p]);
-        simde__m256i pcat = simde_mm256_set1_epi32((int32_t)soa->cat[p]);
-        simde__m256i pmask = simde_mm256_set1_epi32((int32_t)soa->mask[p]);
-        simde__m256i nofilter = simde_mm256_setzero_si256();
-#else
-        simde__m128 plox = simde_mm_set1_ps(soa->lox[p]), ploy = simde_mm_set1_ps(soa->loy[p]);
-        simde__m128 phix = simde_mm_set1_ps(soa->hix[p]), phiy = simde_mm_set1_ps(soa->hiy[p]);
-        simde__m128i pcat = simde_mm_set1_epi32((int32_t)soa->cat[p]);
-        simde__m128i pmask = simde_mm_set1_epi32((int32_t)soa->mask[p]);
-        simde__m128i nofilter = simde_mm_setzero_si128();
-#endif
+        const sepax_box_probe probe = {soa->lox[p], soa->loy[p],  soa->hix[p], soa->hiy[p],
+                                       soa->cat[p], soa->mask[p], 1,           0};
+        const probe_lanes q = probe_lanes_of(&probe);
         /* the same trip counts for every owner of the call: the loop branches are learnt */
         for (uint32_t j = a0; j < a1; j += W) {
-            unsigned bits =
-                test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, use_filter);
-            unsigned live = a1 - j >= W ? (1u << W) - 1u : (1u << (a1 - j)) - 1u;
-            n = EMIT(out, n, j, bits & live & lanes_after(j, p));
+            unsigned bits = test_lanes(soa, j, &q, use_filter);
+            n = EMIT(out, n, j, bits & live_lanes(j, a1) & lanes_after(j, p));
         }
         for (uint32_t j = b0; j < b1; j += W) {
-            unsigned bits =
-                test_lanes(soa, j, plox, ploy, phix, phiy, pcat, pmask, nofilter, use_filter);
-            unsigned live = b1 - j >= W ? (1u << W) - 1u : (1u << (b1 - j)) - 1u;
-            n = EMIT(out, n, j, bits & live);
+            unsigned bits = test_lanes(soa, j, &q, use_filter);
+            n = EMIT(out, n, j, bits & live_lanes(j, b1));
         }
         ends[p - first] = (uint32_t)n;
     }
