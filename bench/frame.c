@@ -3,17 +3,20 @@
  *
  *   sepax-bench-frame [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]
  *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E] [--reorder R]
+ *       [--update frame|all]
  *
  * Frames 0 .. W-1 warm up, frames W .. W+F-1 are measured; each figure is the median over
  * the measured frames. Every configuration (backend x threads) runs every frame, one after the
  * other (interleaved), on one store: per frame and configuration, timed one after another,
  *   update       sepax_shapes_set_poses (the frame's poses, computed before, untimed)
  *                + sepax_shapes_update (one thread)
- *   broadphase   sepax_find_contacts(SEPAX_TEST_AABB, update 0): grid, pairs, filters;
+ *   broadphase   sepax_find_contacts(SEPAX_TEST_AABB, SEPAX_UPDATE_NONE): grid, pairs, filters;
  *                its count is the candidate pairs
- *   narrowphase  sepax_find_contacts(SEPAX_TEST_OVERLAP, update 0) minus the broadphase run
- *   frame        sepax_shapes_set_poses + sepax_find_contacts(SEPAX_TEST_OVERLAP, update 1):
- *                the whole frame in one call, the update split over the threads too
+ *   narrowphase  sepax_find_contacts(SEPAX_TEST_OVERLAP, SEPAX_UPDATE_NONE) minus the broadphase
+ * run frame        sepax_shapes_set_poses + sepax_find_contacts(SEPAX_TEST_OVERLAP,
+ *                SEPAX_UPDATE_FRAME): the whole frame in one call, the update split over the
+ *                threads too (and without the rows only the range queries read; with
+ *                --update all, SEPAX_UPDATE_ALL: with them)
  * Every frame's contacts (pairs and their order) are hashed, and must be the same for every
  * configuration and for both overlap runs; a difference is reported and the exit status is
  * 1. Memory: the store and each broadphase get a counting allocator (bytes live after the
@@ -77,12 +80,14 @@ typedef struct opts {
     uint64_t seed;
     float cell;
     uint32_t reorder; /* every this many frames; 0: never */
+    int update;       /* the one-call frame's sepax_frame_update */
 } opts;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
-            "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n",
+            "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n"
+            "  [--update frame|all]\n",
             argv0);
     exit(2);
 }
@@ -117,7 +122,7 @@ static void grow(outbuf *out, size_t need) {
 
 int main(int argc, char **argv) {
     frame_set_name("sepax-bench-frame");
-    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0};
+    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage(argv[0]);
@@ -140,6 +145,10 @@ int main(int argc, char **argv) {
             o.cell = (float)atof(v);
         else if (strcmp(a, "--reorder") == 0)
             o.reorder = (uint32_t)strtoul(v, 0, 10);
+        else if (strcmp(a, "--update") == 0 && strcmp(v, "frame") == 0)
+            o.update = SEPAX_UPDATE_FRAME;
+        else if (strcmp(a, "--update") == 0 && strcmp(v, "all") == 0)
+            o.update = SEPAX_UPDATE_ALL;
         else
             usage(argv[0]);
     }
@@ -266,7 +275,7 @@ int main(int argc, char **argv) {
                 t4 = frame_now_ns();
                 st = sepax_shapes_set_poses(store, 0, count, store_poses);
                 if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
-                st = find(c, store, SEPAX_TEST_OVERLAP, 1, o.cell, &out, &hits1);
+                st = find(c, store, SEPAX_TEST_OVERLAP, o.update, o.cell, &out, &hits1);
                 t5 = frame_now_ns();
                 if (st != SEPAX_OK) frame_die("sepax_find_contacts (frame)", st);
                 c->hash[f] = hash_pairs(out.pairs, hits1);
@@ -317,6 +326,7 @@ int main(int argc, char **argv) {
            o.scene, o.n, o.frames, o.warmup, o.threads, o.backends, (unsigned long long)o.seed);
     if (o.cell > 0) printf(" --cell %g", (double)o.cell);
     if (o.reorder) printf(" --reorder %u", o.reorder);
+    printf(" --update %s", o.update == SEPAX_UPDATE_ALL ? "all" : "frame");
     printf("\n# %s: %u shapes; median of %u frames (after %u warm-up), ms per frame; poses made "
            "in %.1f ms a frame (untimed), poses hash %016llx; last frame's contacts hash %016llx\n",
            scene_name(sc), count, o.frames, o.warmup, pose_ms / total,

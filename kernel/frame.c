@@ -87,6 +87,7 @@ typedef struct frame_ctx {
     const sepax_kernel *k;
     int test;
     float margin;
+    int rows;              /* the update writes the transposed rows too */
     const uint32_t *items; /* chunk of each item (a redo list), or NULL: item i is chunk i */
 } frame_ctx;
 
@@ -94,7 +95,7 @@ static void update_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
     (void)worker;
     const frame_ctx *f = ctx;
     for (uint32_t i = begin; i < end; i++)
-        f->k->update(f->store, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS);
+        f->k->update(f->store, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS, f->rows);
 }
 
 /* Run the test on a worker's batch and append what passes to the chunk. */
@@ -423,6 +424,7 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
                                 const size_t *count, float *margin) {
     if (!bp || !store || !o || !out || !count) return SEPAX_ERR_NULL;
     if (o->test < SEPAX_TEST_AABB || o->test > SEPAX_TEST_MANIFOLD) return SEPAX_ERR_BAD_OPTION;
+    if (o->update < SEPAX_UPDATE_NONE || o->update > SEPAX_UPDATE_ALL) return SEPAX_ERR_BAD_OPTION;
     sepax_query_options q = {o->margin};
     sepax_status st = sepax_margin_of(&q, margin);
     if (st != SEPAX_OK) return st;
@@ -451,10 +453,14 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     const sepax_kernel *k = NULL;
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
-    frame_ctx f = {bp, store, k, options->test, margin, NULL};
-    if (options->update && store->count) {
+    frame_ctx f = {bp, store, k, options->test, margin, options->update == SEPAX_UPDATE_ALL, NULL};
+    if (options->update != SEPAX_UPDATE_NONE) {
         uint32_t blocks = chunks_of(store->count, SEPAX_BLOCK_LANES);
-        sepax_bp_for_shapes(bp, store->count, update_task, chunks_of(blocks, BP_UPDATE_BLOCKS), &f);
+        if (store->count)
+            sepax_bp_for_shapes(bp, store->count, update_task, chunks_of(blocks, BP_UPDATE_BLOCKS),
+                                &f);
+        /* the pairs read the records; only the range queries read the rows (store.h) */
+        store->rows_stale = !f.rows;
     }
     st = sepax_grid_build(bp, store, margin, options->cell_size);
     if (st != SEPAX_OK) return st;

@@ -134,6 +134,36 @@ sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *pairs, siz
     return st;
 }
 
+/* Range queries while the transposed rows lag the records (store.h: after a frame's
+ * update): the pair kernels over (probe, target) pairs made on the stack, a piece at a
+ * time. The same bits as the row kernels, both being the reference's answer; slower, as
+ * each target's record is gathered. */
+enum { STALE_PIECE = 256 };
+
+static void overlap_one_by_pairs(const sepax_kernel *k, const sepax_shapes *store, uint32_t probe,
+                                 uint32_t first, size_t count, float margin, uint8_t *hit) {
+    sepax_pair pairs[STALE_PIECE];
+    for (size_t base = 0; base < count; base += STALE_PIECE) {
+        size_t len = count - base < STALE_PIECE ? count - base : STALE_PIECE;
+        for (size_t i = 0; i < len; i++) /* indices serve as ids: the kernels mask them */
+            pairs[i] = (sepax_pair){probe, first + (uint32_t)(base + i)};
+        k->overlap(store, pairs, len, margin, hit + base);
+    }
+}
+
+static void raycast_range_by_rays(const sepax_kernel *k, const sepax_shapes *store,
+                                  const sepax_ray *ray, uint32_t first, size_t count,
+                                  sepax_ray_hit *out) {
+    sepax_ray rays[STALE_PIECE];
+    uint32_t ids[STALE_PIECE];
+    for (size_t i = 0; i < STALE_PIECE; i++) rays[i] = *ray;
+    for (size_t base = 0; base < count; base += STALE_PIECE) {
+        size_t len = count - base < STALE_PIECE ? count - base : STALE_PIECE;
+        for (size_t i = 0; i < len; i++) ids[i] = first + (uint32_t)(base + i);
+        k->raycast(store, rays, ids, len, out + base);
+    }
+}
+
 sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, uint32_t first,
                                    size_t count, const sepax_query_options *options, uint8_t *hit) {
     if (!store) return SEPAX_ERR_NULL;
@@ -147,7 +177,11 @@ sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, ui
     if (!hit) return SEPAX_ERR_NULL;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK) k->overlap_one(store, sepax_id_index(probe), first, count, margin, hit);
+    if (st != SEPAX_OK) return st;
+    if (store->rows_stale)
+        overlap_one_by_pairs(k, store, sepax_id_index(probe), first, count, margin, hit);
+    else
+        k->overlap_one(store, sepax_id_index(probe), first, count, margin, hit);
     return st;
 }
 
@@ -215,6 +249,10 @@ sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray
     if ((uintptr_t)out % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK) k->raycast_range(store, ray, first, count, out);
+    if (st != SEPAX_OK) return st;
+    if (store->rows_stale)
+        raycast_range_by_rays(k, store, ray, first, count, out);
+    else
+        k->raycast_range(store, ray, first, count, out);
     return st;
 }

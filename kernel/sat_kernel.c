@@ -963,8 +963,8 @@ static void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, u
 
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
-void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block,
-                                     uint32_t blocks); /* update_kernel.c */
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
+                                     int rows); /* update_kernel.c */
 size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
                                         uint32_t nruns, const sepax_box_probe *probe,
                                         uint32_t *out); /* grid_kernel.c */

@@ -168,6 +168,7 @@ void sepax_blocks_refresh_all(sepax_shapes *s) {
         s->info[blk] = block_info_of(s, blk);
         block_rows_from_records(s, blk);
     }
+    s->rows_stale = 0;
 }
 
 void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
@@ -440,6 +441,7 @@ sepax_status sepax_shapes_update(sepax_shapes *store) {
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
-    if (store->count) k->update(store, 0, (store->count + L - 1) / L);
+    if (store->count) k->update(store, 0, (store->count + L - 1) / L, 1);
+    store->rows_stale = 0;
     return SEPAX_OK;
 }

@@ -120,6 +120,12 @@ struct sepax_shapes {
     uint32_t cap;        /* a multiple of 16 */
     uint32_t n_class[3]; /* shapes of each class */
     uint32_t removals;   /* ever: while 0, every generation is 0 and id == index */
+    /* Whether `block` lags the records: a frame's SEPAX_UPDATE_FRAME writes the records,
+     * discs and bounds but not the transposed rows, which only sepax_overlap_one and
+     * sepax_raycast_range read, and which cost a fifth of the update. While set, those
+     * two answer through the pair kernels, from the records (queries.c); a whole update
+     * (sepax_shapes_update, SEPAX_UPDATE_ALL) and a whole refresh clear it. */
+    uint32_t rows_stale;
     sepax_allocator mem;
 };
 

@@ -11,13 +11,16 @@
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 
-void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks);
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
+                                     int rows);
 
 #if defined(SEPAX_ISA_SCALAR)
 /* Without vector registers the lanes live in memory and the transposes cost more than they
  * save: a shape at a time, with the formula every backend follows (and all eight block rows,
- * the ones no query reads included). */
-void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks) {
+ * the ones no query reads included, `rows` or not). */
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
+                                     int rows) {
+    (void)rows;
     size_t begin = (size_t)first_block * SEPAX_BLOCK_LANES;
     size_t end = begin + (size_t)blocks * SEPAX_BLOCK_LANES;
     if (end > st->count) end = st->count;
@@ -93,7 +96,8 @@ put_records(sepax_shapes *st, size_t b, size_t b1, int half,
 
 /* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
  * the records of their shapes: disjoint ranges can run on different threads */
-void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks) {
+void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
+                                     int rows) {
     size_t nblocks = ((size_t)st->count + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
     const size_t nall = nblocks;
     if (first_block >= nblocks) return;
@@ -117,9 +121,12 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         /* The blocks get only the rows their queries read (the rule in store.h): a
          * block of bullets (circles, triangles, boxes) writes half its rows. Rows past
          * a shape's counts repeat its last, so the bounds over all rows are the bounds. */
-        int rows = sepax_block_rows(st, b, nall, SEPAX_P),
-            r1 = sepax_block_rows(st, b1, nall, SEPAX_P);
-        rows = r1 > rows ? r1 : rows;
+        int nrows = 0;
+        if (rows) {
+            int r0 = sepax_block_rows(st, b, nall, SEPAX_P),
+                r1 = sepax_block_rows(st, b1, nall, SEPAX_P);
+            nrows = r1 > r0 ? r1 : r0;
+        }
 #if defined(__clang__) || defined(__GNUC__)
 #pragma GCC unroll 8
 #endif
@@ -132,7 +139,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
             lf_store(w.nx, wrow[2][k]);
             lf_store(w.ny, wrow[3][k]);
             lf_store(w.c, wrow[4][k]);
-            if (k < rows) {
+            if (k < nrows) {
                 PUT(stream, w.x, w0->x[k], w1->x[k]);
                 PUT(stream, w.y, w0->y[k], w1->y[k]);
                 PUT(stream, w.nx, w0->nx[k], w1->nx[k]);

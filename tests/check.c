@@ -506,7 +506,7 @@ static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, che
         bad = 1;
     } else {
         random_poses(s, 7);
-        k->update(s, 0, cfg.shapes / 8);
+        k->update(s, 0, cfg.shapes / 8, 1);
         bad = compare_world(s, compared, msg);
     }
     sepax_shapes_destroy(s);
@@ -529,9 +529,9 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     random_poses(s, 99);
     /* in three uneven ranges, the last one past the end, as a frame splits it over
      * threads: every range must write what one whole pass writes */
-    k->update(s, 0, 3);
-    k->update(s, 3, 60);
-    k->update(s, 63, 1000);
+    k->update(s, 0, 3, 1);
+    k->update(s, 3, 60, 1);
+    k->update(s, 63, 1000, 1);
     bad += compare_world(s, compared, msg);
     /* the moved shapes, through every query */
     if (wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {

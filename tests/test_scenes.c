@@ -134,7 +134,8 @@ static void check_frames(const char *name, uint32_t n) {
             size_t nw = brute(s, store, margins[mi], &want);
             size_t n0 = 0;
             for (int t = 0; t < 3; t++) {
-                sepax_frame_options o = {SEPAX_TEST_OVERLAP, margins[mi], 0.0f, t == 2};
+                sepax_frame_options o = {SEPAX_TEST_OVERLAP, margins[mi], 0.0f,
+                                         t == 2 ? SEPAX_UPDATE_FRAME : SEPAX_UPDATE_NONE};
                 sepax_contacts out = {got, NULL, NULL, cap};
                 size_t k = 0;
                 sepax_status st = sepax_find_contacts(bp[t], store, &o, &out, &k);

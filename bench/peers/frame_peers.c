@@ -410,7 +410,7 @@ int main(int argc, char **argv) {
         double a0 = frame_now_ns();
         st = sepax_shapes_set_poses(store, 0, count, poses);
         if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
-        size_t ns = sepax_frame(&run, store, 1, 0.0f);
+        size_t ns = sepax_frame(&run, store, SEPAX_UPDATE_FRAME, 0.0f);
         double a1 = frame_now_ns();
         for (size_t k = 0; k < ns; k++)
             checksum = checksum * 31 + run.pairs[k].a * 7 + run.pairs[k].b;
@@ -427,7 +427,7 @@ int main(int argc, char **argv) {
         size_t nm = 0;
         sepax_pair *sm = NULL;
         if (want[E_BOX2D]) {
-            nm = sepax_frame(&margin_run, store, 0, 2 * skin + TIE);
+            nm = sepax_frame(&margin_run, store, SEPAX_UPDATE_NONE, 2 * skin + TIE);
             sm = sorted_copy(margin_run.pairs, nm);
         }
         for (int e = E_BOX2D; e <= E_JS; e++) {
