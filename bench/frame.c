@@ -12,8 +12,9 @@
  *                + sepax_shapes_update (one thread)
  *   broadphase   sepax_find_contacts(SEPAX_TEST_AABB, SEPAX_UPDATE_NONE): grid, pairs, filters;
  *                its count is the candidate pairs
- *   narrowphase  sepax_find_contacts(SEPAX_TEST_OVERLAP, SEPAX_UPDATE_NONE) minus the broadphase
- * run frame        sepax_shapes_set_poses + sepax_find_contacts(SEPAX_TEST_OVERLAP,
+ *   narrowphase  sepax_find_contacts(SEPAX_TEST_OVERLAP, SEPAX_UPDATE_NONE) minus the
+ *                broadphase run
+ *   frame        sepax_shapes_set_poses + sepax_find_contacts(SEPAX_TEST_OVERLAP,
  *                SEPAX_UPDATE_FRAME): the whole frame in one call, the update split over the
  *                threads too (and without the rows only the range queries read; with
  *                --update all, SEPAX_UPDATE_ALL: with them)

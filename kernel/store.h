@@ -183,11 +183,14 @@ sepax_allocator sepax_libc_allocator(void);
  *   two adjacent blocks a step, two with AVX-512 and starting wherever the caller's range
  *   starts, and read no row past the most vertices or planes of the step's blocks
  *   (sepax_step_rows).
- * - The update writes, per block, the rows any step holding it reads (sepax_block_rows
- *   with the backend's blocks per step): with two a step, the neighbours' rows too.
+ * - The update writes, per block, the rows any step holding it reads, on any backend
+ *   (sepax_block_rows with SEPAX_STEP_BLOCKS_MAX): the neighbours' rows too, even on a
+ *   backend of one block a step, since the store may be queried after a backend switch.
  * - sepax_block_refresh rewrites a changed block and both neighbours from the records
  *   (which hold every row), whatever the backend, so no step reads a row an update
  *   skipped when the block's counts were smaller. */
+#define SEPAX_STEP_BLOCKS_MAX 2 /* the most blocks a range query's step takes (AVX-512) */
+
 static inline int sepax_info_rows(sepax_block_info i) { return i.maxv > i.maxp ? i.maxv : i.maxp; }
 
 static inline int sepax_step_rows(const sepax_shapes *s, size_t b0, size_t b1) {

@@ -123,8 +123,8 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
          * a shape's counts repeat its last, so the bounds over all rows are the bounds. */
         int nrows = 0;
         if (rows) {
-            int r0 = sepax_block_rows(st, b, nall, SEPAX_P),
-                r1 = sepax_block_rows(st, b1, nall, SEPAX_P);
+            int r0 = sepax_block_rows(st, b, nall, SEPAX_STEP_BLOCKS_MAX),
+                r1 = sepax_block_rows(st, b1, nall, SEPAX_STEP_BLOCKS_MAX);
             nrows = r1 > r0 ? r1 : r0;
         }
 #if defined(__clang__) || defined(__GNUC__)

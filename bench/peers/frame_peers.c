@@ -493,7 +493,7 @@ int main(int argc, char **argv) {
            scene_name(sc), count, sepax_backend_name(sepax_get_backend()), cell, cells, setup_ms,
            (unsigned long long)checksum);
     printf("# median over %u frames, ms per frame; sepax: set_poses + sepax_find_contacts"
-           "(OVERLAP, update 1) in one call\n\n",
+           "(OVERLAP, SEPAX_UPDATE_FRAME) in one call\n\n",
            o.frames);
     printf("| engine | update | broadphase | narrowphase | total ms | x sepax | candidates | "
            "contacts | only sepax | only peer | skin | near-tie | unexplained | grid check |\n");
