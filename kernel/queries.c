@@ -156,7 +156,7 @@ static void raycast_range_by_rays(const sepax_kernel *k, const sepax_shapes *sto
                                   sepax_ray_hit *out) {
     sepax_ray rays[STALE_PIECE];
     uint32_t ids[STALE_PIECE];
-    for (size_t i = 0; i < STALE_PIECE; i++) rays[i] = *ray;
+    for (size_t i = 0; i < STALE_PIECE && i < count; i++) rays[i] = *ray; /* the first piece's */
     for (size_t base = 0; base < count; base += STALE_PIECE) {
         size_t len = count - base < STALE_PIECE ? count - base : STALE_PIECE;
         for (size_t i = 0; i < len; i++) ids[i] = first + (uint32_t)(base + i);
