@@ -139,18 +139,21 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
             lf_store(w.nx, wrow[2][k]);
             lf_store(w.ny, wrow[3][k]);
             lf_store(w.c, wrow[4][k]);
-            if (k < nrows) {
-                PUT(stream, w.x, w0->x[k], w1->x[k]);
-                PUT(stream, w.y, w0->y[k], w1->y[k]);
-                PUT(stream, w.nx, w0->nx[k], w1->nx[k]);
-                PUT(stream, w.ny, w0->ny[k], w1->ny[k]);
-                PUT(stream, w.c, w0->c[k], w1->c[k]);
-            }
             minx = k ? lf_min(w.x, minx) : w.x;
             miny = k ? lf_min(w.y, miny) : w.y;
             maxx = k ? lf_max(w.x, maxx) : w.x;
             maxy = k ? lf_max(w.y, maxy) : w.y;
         }
+        /* From the rows just written, in address order: a line of each block is finished
+         * before the next starts. Written inside the vertex loop, the two slots' five fields
+         * kept ten lines half-written at once, more than the write-combining buffers hold,
+         * and a store past STREAM_SHAPES took five times as long on AVX-512. */
+        float(*const to0[5])[SEPAX_BLOCK_LANES] = {w0->x, w0->y, w0->nx, w0->ny, w0->c};
+        float(*const to1[5])[SEPAX_BLOCK_LANES] = {w1->x, w1->y, w1->nx, w1->ny, w1->c};
+        for (int f = 0; f < 5; f++)
+            for (int k = 0; k < nrows; k++)
+                PUT(stream, lf_load(wrow[f][k], wrow[f][k] + 8 * (SEPAX_P - 1)), to0[f][k],
+                    to1[f][k]);
         const float *x0 = wrow[0][0], *y0 = wrow[1][0]; /* vertex 0: each shape's disc */
         lf r = lf_load(l0->r, l1->r);
         for (size_t t = 0; t < 8 * SEPAX_P; t++) { /* discs: transposed back, one per shape */
