@@ -21,29 +21,24 @@ static inline lf lf_min(lf a, lf b) { return simde_mm512_min_ps(a, b); }
 static inline lf lf_max(lf a, lf b) { return simde_mm512_max_ps(a, b); }
 static inline lf lf_div(lf a, lf b) { return simde_mm512_div_ps(a, b); }
 
-/* sixteen rows: two sets of eight, each transposed in 128-bit halves */
-LF_INLINE simde__m256 two(const float *a, const float *b) {
-    return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
-                                     simde_mm_load_ps(b), 1);
-}
-LF_INLINE void rows4_8(const float *const *p, simde__m256 out[4]) {
-    simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
-    simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
-    simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);
-    simde__m256 t2 = simde_mm256_unpacklo_ps(r2, r3), t3 = simde_mm256_unpackhi_ps(r2, r3);
-    out[0] = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-    out[1] = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-    out[2] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-    out[3] = simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+/* Sixteen rows, four 128-bit quarters to a register: quarter q of quad j holds row 4q + j,
+ * loaded by broadcasts merged under a mask (load ports and a blend) rather than inserted
+ * (the shuffle port, which the transpose after them needs); then the 4 x 4 transpose in
+ * each quarter puts row t's element k in lane t of out[k]. */
+LF_INLINE simde__m512 quad(const float *const *p, int j) {
+    simde__m512 r = simde_mm512_broadcast_f32x4(simde_mm_load_ps(p[j]));
+    r = simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0x00f0, simde_mm_load_ps(p[4 + j]));
+    r = simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0x0f00, simde_mm_load_ps(p[8 + j]));
+    return simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0xf000, simde_mm_load_ps(p[12 + j]));
 }
 LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
-    simde__m256 lo[4], hi[4];
-    rows4_8(p, lo);
-    rows4_8(p + 8, hi);
-    for (int k = 0; k < 4; k++)
-        out[k] = simde_mm512_castpd_ps(
-            simde_mm512_insertf64x4(simde_mm512_castps_pd(simde_mm512_castps256_ps512(lo[k])),
-                                    simde_mm256_castps_pd(hi[k]), 1));
+    simde__m512 r0 = quad(p, 0), r1 = quad(p, 1), r2 = quad(p, 2), r3 = quad(p, 3);
+    simde__m512 t0 = simde_mm512_unpacklo_ps(r0, r1), t1 = simde_mm512_unpackhi_ps(r0, r1);
+    simde__m512 t2 = simde_mm512_unpacklo_ps(r2, r3), t3 = simde_mm512_unpackhi_ps(r2, r3);
+    out[0] = simde_mm512_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[1] = simde_mm512_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+    out[2] = simde_mm512_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+    out[3] = simde_mm512_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(3, 2, 3, 2));
 }
 static inline lf lf_sqrt(lf a) { return simde_mm512_sqrt_ps(a); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
