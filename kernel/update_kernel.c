@@ -8,11 +8,13 @@
 #include "kernel.h"
 
 /* The update is bound by its stores, not its arithmetic, and two blocks a step only add
- * the inserts and extracts that join and split them: the AVX-512 copy took 25.3 ns a shape
- * against AVX2's 19.9 on an Intel Xeon, 11.5 against 9.6 on an AMD Zen 5 (sepax-bench,
- * 4096 shapes). So that copy runs AVX2's lanes here (every AVX-512F CPU has AVX2; the
- * instructions are the same, EVEX-encoded): the same bits, and the same rows, since every
- * backend's update writes them by the two-block rule of store.h. */
+ * the inserts and extracts that join and split them: on an Intel Xeon the AVX-512 copy took
+ * 21.2 ns a shape against AVX2's 18.0 (sepax-bench --only update, README), and on the AMD
+ * Zen 5 of the README's first table it was the slower one too. So that copy runs AVX2's
+ * lanes here (-mavx512f implies AVX2: the same VEX instructions as the AVX2 copy), with the
+ * same bits, and the same rows, since every backend's update writes them by the two-block
+ * rule of store.h. No copy now builds this file with SEPAX_P == 2; its slot code stays
+ * general so that a backend whose wider step pays off can take it back. */
 #if defined(SEPAX_ISA_AVX512)
 #undef SEPAX_ISA_AVX512
 #define SEPAX_ISA_AVX2
