@@ -71,6 +71,7 @@ typedef struct bp_chunk {
     sepax_hit *hits;
     sepax_manifold *mans;
     size_t cap, count, candidates;
+    size_t at; /* where its results go in the caller's arrays */
 } bp_chunk;
 
 struct sepax_broadphase {

@@ -441,6 +441,29 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
     return SEPAX_OK;
 }
 
+/* The chunks' results to the caller's arrays, each at its own offset (set in chunk order):
+ * a frame's last serial step, so spread over the workers too. */
+typedef struct copy_ctx {
+    const sepax_broadphase *bp;
+    const sepax_contacts *out;
+    int test;
+} copy_ctx;
+
+static void copy_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const copy_ctx *cc = ctx;
+    const sepax_contacts *out = cc->out;
+    for (uint32_t i = begin; i < end; i++) {
+        const bp_chunk *c = &cc->bp->chunks[i];
+        if (!c->count) continue;
+        memcpy(out->pairs + c->at, c->pairs, c->count * sizeof *c->pairs);
+        if (cc->test == SEPAX_TEST_COLLIDE)
+            memcpy(out->hits + c->at, c->hits, c->count * sizeof *c->hits);
+        if (cc->test == SEPAX_TEST_MANIFOLD)
+            memcpy(out->manifolds + c->at, c->mans, c->count * sizeof *c->mans);
+    }
+}
+
 static uint32_t chunks_of(uint32_t n, uint32_t per) {
     return (uint32_t)(((size_t)n + per - 1) / per);
 }
@@ -513,15 +536,11 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     if (total > out->capacity) return SEPAX_ERR_CAPACITY;
     size_t at = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
-        const bp_chunk *c = &bp->chunks[i];
-        if (!c->count) continue;
-        memcpy(out->pairs + at, c->pairs, c->count * sizeof *c->pairs);
-        if (options->test == SEPAX_TEST_COLLIDE)
-            memcpy(out->hits + at, c->hits, c->count * sizeof *c->hits);
-        if (options->test == SEPAX_TEST_MANIFOLD)
-            memcpy(out->manifolds + at, c->mans, c->count * sizeof *c->mans);
-        at += c->count;
+        bp->chunks[i].at = at;
+        at += bp->chunks[i].count;
     }
+    copy_ctx cc = {bp, out, options->test};
+    sepax_bp_for_shapes(bp, bp->n, copy_task, nchunks, &cc);
     return SEPAX_OK;
 }
 

@@ -1,20 +1,61 @@
 /* The built-in scheduler: threads - 1 helper threads that sleep between
  * frames, and the calling thread, which works too. Items are handed out one
  * at a time from an atomic counter, so a slow core takes fewer; which thread
- * ran an item never shows in the results (each item writes its own). */
+ * ran an item never shows in the results (each item writes its own).
+ *
+ * A frame is a dozen parallel steps a few hundred microseconds apart, and
+ * waking a sleeping thread takes tens of microseconds: a thread that runs out
+ * of work first spins for SPIN_NS, watching for the next step (helpers) or the
+ * end of this one (the caller), and only then sleeps. The spin is a hint: every
+ * hand-off still goes through the mutex, which orders the work's reads and
+ * writes. Particles 100k on two threads, grid build 1.13 -> 0.78 ms. */
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "broadphase.h"
+
+#define SPIN_NS 100000u
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+/* Spin until *v == value (until_equal) or *v != value, or SPIN_NS have passed. */
+static void spin(atomic_ullong *v, unsigned long long value, int until_equal) {
+    uint64_t t0 = 0;
+    for (uint32_t k = 0;; k++) {
+        if ((atomic_load_explicit(v, memory_order_relaxed) == value) == until_equal) return;
+        cpu_relax();
+        if (k % 64 == 0) { /* the clock is read now and then: it costs more than a pause */
+            uint64_t t = now_ns();
+            if (k == 0)
+                t0 = t;
+            else if (t - t0 > SPIN_NS)
+                return;
+        }
+    }
+}
 
 struct sepax_pool {
     pthread_mutex_t lock;
     pthread_cond_t wake, done;
     pthread_t thread[SEPAX_MAX_WORKERS];
-    uint32_t helpers; /* threads started */
-    uint64_t round;   /* bumped for every parallel_for */
-    uint32_t busy;    /* helpers still in the current round */
+    uint32_t helpers;    /* threads started */
+    atomic_ullong round; /* bumped for every parallel_for (written under the lock) */
+    atomic_ullong busy;  /* helpers still in the current round (written under the lock) */
     int quit;
     sepax_task_fn *fn; /* the current round */
     void *ctx;
@@ -39,15 +80,17 @@ static void *helper_main(void *arg) {
     sepax_pool *p = ((helper_arg *)arg)->pool;
     uint32_t worker = ((helper_arg *)arg)->worker;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->quit && p->round == seen) pthread_cond_wait(&p->wake, &p->lock);
+        spin(&p->round, seen, 0);
+        pthread_mutex_lock(&p->lock);
+        while (!p->quit && atomic_load(&p->round) == seen) pthread_cond_wait(&p->wake, &p->lock);
         if (p->quit) break;
-        seen = p->round;
+        seen = atomic_load(&p->round);
         pthread_mutex_unlock(&p->lock);
         drain(p, worker);
         pthread_mutex_lock(&p->lock);
-        if (--p->busy == 0) pthread_cond_signal(&p->done);
+        if (atomic_fetch_sub(&p->busy, 1u) == 1u) pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->lock);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -62,6 +105,8 @@ sepax_pool *sepax_pool_create(uint32_t threads, const sepax_allocator *mem) {
     if (!p) return NULL;
     memset(p, 0, bytes);
     atomic_init(&p->next, 0u);
+    atomic_init(&p->round, 0u);
+    atomic_init(&p->busy, 0u);
     if (pthread_mutex_init(&p->lock, NULL)) goto fail_lock;
     if (pthread_cond_init(&p->wake, NULL)) goto fail_wake;
     if (pthread_cond_init(&p->done, NULL)) goto fail_done;
@@ -107,12 +152,13 @@ void sepax_pool_parallel_for(sepax_task_fn *fn, uint32_t count, void *ctx, void 
     p->ctx = ctx;
     p->count = count;
     atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
-    p->busy = p->helpers;
-    p->round++;
+    atomic_store(&p->busy, p->helpers);
+    atomic_fetch_add(&p->round, 1u);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
     drain(p, 0);
+    spin(&p->busy, 0u, 1);
     pthread_mutex_lock(&p->lock);
-    while (p->busy) pthread_cond_wait(&p->done, &p->lock);
+    while (atomic_load(&p->busy)) pthread_cond_wait(&p->done, &p->lock);
     pthread_mutex_unlock(&p->lock);
 }

@@ -123,3 +123,38 @@ Test(poses, aabb_bounds_the_world_polygon) {
         cr_expect(touch_lo_x && touch_hi_y);
     }
 }
+
+/* A batch over many blocks, starting and ending mid-block: set_poses checks every pose in
+ * one pass and writes whole blocks at a time, so every lane of every block, the partial
+ * first and last blocks included, must hold its own pose; and one bad pose deep in such a
+ * batch refuses all of it with the first bad pose's status. */
+Test(poses, long_batches_land_lane_by_lane) {
+    enum { N = 53, FIRST = 3, COUNT = 45 };
+    sepax_shapes *s = sepax_shapes_create(N);
+    uint32_t id;
+    for (int i = 0; i < N; i++)
+        cr_assert(sepax_shapes_add_circle(s, (sepax_vec2){0, 0}, 1, &id) == SEPAX_OK);
+    sepax_pose p[COUNT];
+    for (int i = 0; i < COUNT; i++) p[i] = pose((float)i, (float)(2 * i), 0.1f * (float)i);
+    cr_assert(sepax_shapes_set_poses(s, FIRST, COUNT, p) == SEPAX_OK);
+    for (uint32_t i = 0; i < N; i++) {
+        sepax_pose got;
+        cr_assert(sepax_shapes_get_pose(s, i, &got) == SEPAX_OK);
+        sepax_pose want = i >= FIRST && i < FIRST + COUNT ? p[i - FIRST] : pose(0, 0, 0);
+        cr_expect(memcmp(&got, &want, sizeof got) == 0, "shape %u", i);
+    }
+    sepax_pose bad[COUNT];
+    for (int i = 0; i < COUNT; i++) bad[i] = pose(-1, -1, 1);
+    bad[37].position.x = 2e18f; /* the first bad pose: out of range */
+    bad[40].rotation.c = NAN;   /* a later one, not finite */
+    cr_expect(sepax_shapes_set_poses(s, FIRST, COUNT, bad) == SEPAX_ERR_RANGE);
+    bad[37] = pose(-1, -1, 1);
+    bad[12].rotation.s = 0.5f; /* now first: not a rotation */
+    cr_expect(sepax_shapes_set_poses(s, FIRST, COUNT, bad) == SEPAX_ERR_BAD_POSE);
+    for (uint32_t i = FIRST; i < FIRST + COUNT; i++) {
+        sepax_pose got;
+        sepax_shapes_get_pose(s, i, &got);
+        cr_expect(memcmp(&got, &p[i - FIRST], sizeof got) == 0, "shape %u changed", i);
+    }
+    sepax_shapes_destroy(s);
+}
