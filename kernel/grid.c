@@ -238,12 +238,20 @@ static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i
     const double lastx = (double)(bp->nx - 1), lasty = (double)(bp->ny - 1);
     const uint32_t nx = bp->nx, ncells = bp->ncells;
     const int grouped = bp->grouped;
+    /* neighbours in index order mostly share a filter (a pattern's bullets): the last
+     * shape's group first */
+    sepax_filter last = {0, 0};
+    uint32_t last_g = grouped ? group_of(bp, last) : 0u;
     for (uint32_t i = i0; i < i1; i++) {
         if (key[i] == UINT32_MAX) continue;
         uint32_t col = clamp_cell(((double)box[i].lx - ox) * inv, lastx);
         uint32_t row = clamp_cell(((double)box[i].ly - oy) * inv, lasty);
-        uint32_t g = grouped ? group_of(bp, box[i].f) : 0u;
-        key[i] = g * ncells + row * nx + col;
+        sepax_filter f = box[i].f;
+        if (grouped && (f.category != last.category || f.mask != last.mask)) {
+            last = f;
+            last_g = group_of(bp, f);
+        }
+        key[i] = last_g * ncells + row * nx + col;
     }
 }
 
