@@ -45,8 +45,8 @@ typedef struct bp_box {
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
     uint32_t pos[BP_PIECE + BP_PAD];
-    uint32_t tile[BP_TILE + BP_PAD]; /* a cell test's positions */
-    uint32_t tile_end[BP_TILE];      /* and where each owner's end */
+    uint32_t tile[BP_TILE + BP_PAD];     /* a cell test's positions */
+    uint32_t tile_own[BP_TILE + BP_PAD]; /* and the owner of each */
     sepax_pair cand[BP_BATCH + BP_PIECE];
     uint8_t flag[BP_BATCH + BP_PIECE];
     uint8_t axis[BP_BATCH + BP_PIECE];

@@ -21,7 +21,7 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
                                         uint32_t *out);
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                                          const uint32_t runs[4], int filter, uint32_t *out,
-                                         uint32_t *ends);
+                                         uint32_t *owner_of);
 
 /* Append begin + k for every set bit k of `bits`, in order: every lane is written, the
  * count advances only past the passing ones (out has room for the whole vector). */
@@ -172,8 +172,19 @@ test_lanes(const sepax_box_soa *soa, uint32_t j, const probe_lanes *q, int use_f
 
 #if BOX_WIDE
 #define EMIT(out, n, base, bits) emit_wide(out, n, base, bits)
+/* emit, and the owner beside each position: all 8 lanes of both, like emit_wide */
+static inline size_t emit_owned(uint32_t *out, uint32_t *owner_of, size_t n, uint32_t base,
+                                unsigned bits, uint32_t owner) {
+    simde_mm256_storeu_si256((void *)(owner_of + n), simde_mm256_set1_epi32((int32_t)owner));
+    return emit_wide(out, n, base, bits);
+}
 #else
 #define EMIT(out, n, base, bits) emit(out, n, base, bits, W)
+static inline size_t emit_owned(uint32_t *out, uint32_t *owner_of, size_t n, uint32_t base,
+                                unsigned bits, uint32_t owner) {
+    for (int k = 0; k < W; k++) owner_of[n + (size_t)k] = owner;
+    return emit(out, n, base, bits, W);
+}
 #endif
 
 /* Lanes of a vector starting at j that lie before a run's end (j < end). */
@@ -213,7 +224,7 @@ static inline unsigned lanes_after(uint32_t j, uint32_t p) {
 /* box_cell's loops, the filter test compiled in or out. */
 static inline __attribute__((always_inline)) size_t
 cell_owners(const sepax_box_soa *soa, uint32_t first, uint32_t owners, const uint32_t runs[4],
-            int use_filter, uint32_t *out, uint32_t *ends) {
+            int use_filter, uint32_t *out, uint32_t *owner_of) {
     size_t n = 0;
     const uint32_t a0 = runs[0], a1 = runs[1], b0 = runs[2], b1 = runs[3];
     for (uint32_t p = first; p < first + owners; p++) {
@@ -223,21 +234,20 @@ cell_owners(const sepax_box_soa *soa, uint32_t first, uint32_t owners, const uin
         /* the same trip counts for every owner of the call: the loop branches are learnt */
         for (uint32_t j = a0; j < a1; j += W) {
             unsigned bits = test_lanes(soa, j, &q, use_filter);
-            n = EMIT(out, n, j, bits & live_lanes(j, a1) & lanes_after(j, p));
+            n = emit_owned(out, owner_of, n, j, bits & live_lanes(j, a1) & lanes_after(j, p), p);
         }
         for (uint32_t j = b0; j < b1; j += W) {
             unsigned bits = test_lanes(soa, j, &q, use_filter);
-            n = EMIT(out, n, j, bits & live_lanes(j, b1));
+            n = emit_owned(out, owner_of, n, j, bits & live_lanes(j, b1), p);
         }
-        ends[p - first] = (uint32_t)n;
     }
     return n;
 }
 
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                                          const uint32_t runs[4], int filter, uint32_t *out,
-                                         uint32_t *ends) {
+                                         uint32_t *owner_of) {
     const sepax_box_soa cols = *soa; /* by value, as in box_run */
-    return filter ? cell_owners(&cols, first, owners, runs, 1, out, ends)
-                  : cell_owners(&cols, first, owners, runs, 0, out, ends);
+    return filter ? cell_owners(&cols, first, owners, runs, 1, out, owner_of)
+                  : cell_owners(&cols, first, owners, runs, 0, out, owner_of);
 }

@@ -59,11 +59,11 @@ typedef struct sepax_kernel {
     /* the grid's cell test: each owner p = first .. first + owners - 1 (a box of soa) against
      * the positions of run runs[0] .. runs[1] - 1 past p, then of run runs[2] .. runs[3] - 1,
      * those whose boxes overlap p's and, when `filter`, whose filters pass p's, ascending
-     * within a run, into out (room for owners * (both runs' lengths) + 8); ends[k]: how many
-     * out holds after owner first + k. Returns the total. Every owner of a call runs the same
-     * loops, which a grid's cell of owners shares. */
+     * within a run, owner by owner, into out, and each one's owner into owner_of at the same
+     * index (room in each for owners * (both runs' lengths) + 8). Returns the total. Every
+     * owner of a call runs the same loops, which a grid's cell of owners shares. */
     size_t (*box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
-                       const uint32_t runs[4], int filter, uint32_t *out, uint32_t *ends);
+                       const uint32_t runs[4], int filter, uint32_t *out, uint32_t *owner_of);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is

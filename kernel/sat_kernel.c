@@ -970,7 +970,7 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
                                         uint32_t *out); /* grid_kernel.c */
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                                          const uint32_t runs[4], int filter, uint32_t *out,
-                                         uint32_t *ends); /* grid_kernel.c */
+                                         uint32_t *owner_of); /* grid_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
                                        sepax_manifold *out); /* manifold_kernel.c */
