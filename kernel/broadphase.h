@@ -185,5 +185,7 @@ int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, s
 sepax_pool *sepax_pool_create(uint32_t threads, const sepax_allocator *mem);
 void sepax_pool_destroy(sepax_pool *pool, const sepax_allocator *mem);
 void sepax_pool_parallel_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user);
+/* The frame is over: helpers sleep now rather than spin for the next step (NULL: nothing). */
+void sepax_pool_rest(sepax_pool *pool);
 
 #endif

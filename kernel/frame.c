@@ -494,9 +494,9 @@ static uint32_t chunks_of(uint32_t n, uint32_t per) {
     return (uint32_t)(((size_t)n + per - 1) / per);
 }
 
-sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
-                                 const sepax_frame_options *options, const sepax_contacts *out,
-                                 size_t *count) {
+static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
+                                  const sepax_frame_options *options, const sepax_contacts *out,
+                                  size_t *count) {
     float margin;
     sepax_status st = check_frame(bp, store, options, out, count, &margin);
     const sepax_kernel *k = NULL;
@@ -570,12 +570,22 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     return SEPAX_OK;
 }
 
+sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
+                                 const sepax_frame_options *options, const sepax_contacts *out,
+                                 size_t *count) {
+    sepax_status st = find_contacts(bp, store, options, out, count);
+    if (bp) sepax_pool_rest(bp->pool);
+    return st;
+}
+
 sepax_status sepax_broadphase_build(sepax_broadphase *bp, const sepax_shapes *store,
                                     float cell_size) {
     if (!bp || !store) return SEPAX_ERR_NULL;
     if (!isfinite(cell_size)) return SEPAX_ERR_NONFINITE;
     if (cell_size < 0.0f || cell_size > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
-    return sepax_grid_build(bp, store, 0.0f, cell_size);
+    sepax_status st = sepax_grid_build(bp, store, 0.0f, cell_size);
+    sepax_pool_rest(bp->pool);
+    return st;
 }
 
 sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadphase_stats *out) {
