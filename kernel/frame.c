@@ -154,26 +154,32 @@ static owner owner_at(const sepax_broadphase *bp, uint32_t p) {
     return o;
 }
 
+/* The narrowphase reads shape b's record a batch later: in grid order, b's index is anywhere
+ * in the store, so the loads start now (all three lines: one or two of them, or a circle's
+ * disc alone, left the narrowphase slower). */
+static inline void prefetch_shape(const sepax_shapes *store, uint32_t b) {
+    const char *rec = (const char *)&store->rec[b];
+    __builtin_prefetch(rec);
+    __builtin_prefetch(rec + 64);
+    __builtin_prefetch(rec + 128);
+    __builtin_prefetch(&store->disc[b]);
+}
+
+/* The pair of ids a (index ia) and b (index ib), the lower index first, whichever shape owns
+ * it: masks, not a branch (in a dense frame the order is a coin toss). */
+static inline sepax_pair ordered_pair(uint32_t a, uint32_t ia, uint32_t b, uint32_t ib) {
+    uint32_t first = 0u - (uint32_t)(ia < ib);
+    return (sepax_pair){(a & first) | (b & ~first), (b & first) | (a & ~first)};
+}
+
 /* Pair an owner with the `got` positions at pos, through the worker's batch. */
 static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
                       const uint32_t *pos, size_t got) {
     const sepax_broadphase *bp = f->bp;
     for (size_t i = 0; i < got; i++) {
         uint32_t idb = bp->sid[pos[i]], b = sepax_id_index(idb);
-        /* the narrowphase reads b's record a batch later: in grid order, b's index is
-         * anywhere in the store, so start the loads now */
-        if (f->test != SEPAX_TEST_AABB) {
-            const char *rec = (const char *)&f->store->rec[b];
-            __builtin_prefetch(rec);
-            __builtin_prefetch(rec + 64);
-            __builtin_prefetch(rec + 128);
-            __builtin_prefetch(&f->store->disc[b]);
-        }
-        /* the lower index first, whichever shape owns the pair: masks, not a branch
-         * (in a dense frame the order is a coin toss) */
-        uint32_t first = 0u - (uint32_t)(o->index < b);
-        w->cand[m + i] =
-            (sepax_pair){(o->id & first) | (idb & ~first), (idb & first) | (o->id & ~first)};
+        if (f->test != SEPAX_TEST_AABB) prefetch_shape(f->store, b);
+        w->cand[m + i] = ordered_pair(o->id, o->index, idb, b);
     }
     m += got;
     if (m >= BP_BATCH) {
@@ -195,17 +201,9 @@ static size_t take_owned(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
         size_t got = n - j < BP_BATCH + BP_PIECE - m ? n - j : BP_BATCH + BP_PIECE - m;
         for (size_t i = 0; i < got; i++) {
             uint32_t ida = bp->sid[own[j + i]], idb = bp->sid[pos[j + i]];
-            uint32_t a = sepax_id_index(ida), b = sepax_id_index(idb);
-            if (prefetch) { /* as in take_at */
-                const char *rec = (const char *)&store->rec[b];
-                __builtin_prefetch(rec);
-                __builtin_prefetch(rec + 64);
-                __builtin_prefetch(rec + 128);
-                __builtin_prefetch(&store->disc[b]);
-            }
-            uint32_t first = 0u - (uint32_t)(a < b);
-            w->cand[m + i] =
-                (sepax_pair){(ida & first) | (idb & ~first), (idb & first) | (ida & ~first)};
+            uint32_t b = sepax_id_index(idb);
+            if (prefetch) prefetch_shape(store, b);
+            w->cand[m + i] = ordered_pair(ida, sepax_id_index(ida), idb, b);
         }
         m += got;
         j += got;
