@@ -18,6 +18,8 @@
  *                SEPAX_UPDATE_FRAME): the whole frame in one call, the update split over the
  *                threads too (and without the rows only the range queries read; with
  *                --update all, SEPAX_UPDATE_ALL: with them)
+ * and the one-call frame's phases as sepax_broadphase_stats times them (update, grid build,
+ * pairing with the test, the results' copy), each a median over the frames in its own right.
  * Every frame's contacts (pairs and their order) are hashed, and must be the same for every
  * configuration and for both overlap runs; a difference is reported and the exit status is
  * 1. Memory: the store and each broadphase get a counting allocator (bytes live after the
@@ -64,12 +66,15 @@ static void count_free(void *ptr, void *ctx) {
     free(((void **)ptr)[-2]);
 }
 
+enum { PHASES = 4 }; /* of the one-call frame, as sepax_broadphase_stats gives them */
+
 typedef struct config {
     sepax_backend backend;
     uint32_t threads;
     sepax_broadphase *bp;
     counter mem;
     double *update, *broad, *overlap, *frame; /* ms, per measured frame */
+    double *phase[PHASES];                    /* ms, per measured frame */
     size_t *candidates, *contacts;
     uint64_t *hash; /* per frame (all frames) */
     int mismatch;
@@ -221,6 +226,7 @@ int main(int argc, char **argv) {
             c->broad = frame_xmalloc(o.frames * sizeof(double));
             c->overlap = frame_xmalloc(o.frames * sizeof(double));
             c->frame = frame_xmalloc(o.frames * sizeof(double));
+            for (int q = 0; q < PHASES; q++) c->phase[q] = frame_xmalloc(o.frames * sizeof(double));
             c->candidates = frame_xmalloc(o.frames * sizeof(size_t));
             c->contacts = frame_xmalloc(o.frames * sizeof(size_t));
             c->hash = frame_xmalloc(total * sizeof(uint64_t));
@@ -303,6 +309,10 @@ int main(int argc, char **argv) {
                 c->broad[m] = (t2 - t1) / 1e6;
                 c->overlap[m] = (t3 - t2) / 1e6;
                 c->frame[m] = (t5 - t4) / 1e6;
+                sepax_broadphase_stats ps;
+                sepax_broadphase_stats_get(c->bp, &ps);
+                const uint64_t ns[PHASES] = {ps.update_ns, ps.grid_ns, ps.pairs_ns, ps.copy_ns};
+                for (int q = 0; q < PHASES; q++) c->phase[q][m] = (double)ns[q] / 1e6;
                 c->candidates[m] = cand;
                 c->contacts[m] = hits;
             }
@@ -368,6 +378,17 @@ int main(int argc, char **argv) {
     printf("\n# narrowphase: the median of (overlap run - broadphase run) per frame; "
            "broadphase B/shape: sepax_broadphase_stats.bytes / shapes; store + bp: bytes the "
            "counting allocators hold\n");
+    printf("\n| backend | threads | frame: update | grid | pairs + test | copy |\n");
+    printf("|---|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < nc; k++) {
+        config *c = &cfg[k];
+        printf("| %s | %u |", sepax_backend_name(c->backend), c->threads);
+        for (int q = 0; q < PHASES; q++) printf(" %.3f |", frame_median(c->phase[q], o.frames));
+        printf("\n");
+    }
+    printf("\n# the one-call frame's phases (sepax_broadphase_stats: update_ns, grid_ns, pairs_ns, "
+           "copy_ns), ms, each the median over the frames; sepax_shapes_set_poses is outside "
+           "them\n");
     for (int k = 0; k < nc; k++) {
         config *c = &cfg[k];
         sepax_broadphase_destroy(c->bp);
@@ -375,6 +396,7 @@ int main(int argc, char **argv) {
         free(c->broad);
         free(c->overlap);
         free(c->frame);
+        for (int q = 0; q < PHASES; q++) free(c->phase[q]);
         free(c->candidates);
         free(c->contacts);
         free(c->hash);

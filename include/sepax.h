@@ -577,6 +577,14 @@ typedef struct sepax_broadphase_stats {
     size_t candidates; ///< pairs whose boxes overlap and filters pass (tested by the frame)
     size_t results;    ///< pairs that passed the test (the last *count)
     size_t bytes;      ///< memory the broadphase holds now
+    /// Wall time of the last call's phases in nanoseconds, on the calling thread's monotonic
+    /// clock, for profiling (like Box2D's b2Profile): timings vary from run to run, results
+    /// never do. A phase the call did not reach or run (no update asked, an error before it)
+    /// reads 0; sepax_broadphase_build sets only grid_ns.
+    uint64_t update_ns; ///< sepax_find_contacts' world update, over the workers
+    uint64_t grid_ns;   ///< the grid build: boxes, cells, the sort
+    uint64_t pairs_ns;  ///< pairing, filters and the test, over the workers (a redo included)
+    uint64_t copy_ns;   ///< the results into the caller's arrays
 } sepax_broadphase_stats;
 
 SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,

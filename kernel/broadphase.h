@@ -30,6 +30,9 @@
 /* Room past the last box: a run's last wide load reads up to 8 entries on. */
 #define BP_PAD 8u
 
+/* The phases of a frame that sepax_broadphase_stats times. */
+enum { BP_PHASE_UPDATE, BP_PHASE_GRID, BP_PHASE_PAIRS, BP_PHASE_COPY, BP_PHASES };
+
 typedef struct sepax_pool sepax_pool;
 
 /* A grown box in index order, with what the build reads beside it (its filter and
@@ -114,6 +117,7 @@ struct sepax_broadphase {
     uint32_t *redo;
     size_t cap_redo;
     size_t candidates, results;
+    uint64_t phase_ns[BP_PHASES]; /* the last frame's phases (sepax_broadphase_stats) */
 };
 
 /* The arrays of cap_shapes entries, one list for the allocation (grid.c) and the byte count

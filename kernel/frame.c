@@ -5,10 +5,12 @@
  * the same order. Memory grows only on the calling thread: a chunk whose
  * results outgrow its arrays keeps counting, and runs again once they are
  * grown. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <string.h>
 
 #include "broadphase.h"
+#include "clock.h"
 
 static void serial_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user) {
     (void)user;
@@ -501,6 +503,7 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
     frame_ctx f = {bp, store, k, options->test, margin, options->update == SEPAX_UPDATE_ALL, NULL};
+    uint64_t t0 = sepax_clock_ns(), t1 = t0;
     if (options->update != SEPAX_UPDATE_NONE) {
         uint32_t blocks = chunks_of(store->count, SEPAX_BLOCK_LANES);
         if (store->count)
@@ -508,8 +511,12 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                 &f);
         /* the pairs read the records; only the range queries read the rows (store.h) */
         store->rows_stale = !f.rows;
+        t1 = sepax_clock_ns();
     }
+    bp->phase_ns[BP_PHASE_UPDATE] = t1 - t0;
     st = sepax_grid_build(bp, store, margin, options->cell_size);
+    uint64_t t2 = sepax_clock_ns();
+    bp->phase_ns[BP_PHASE_GRID] = t2 - t1;
     if (st != SEPAX_OK) return st;
     uint32_t nchunks = plan(bp, NULL);
     if (!sepax_bp_reserve(bp, (void **)&bp->tasks, &bp->cap_tasks, nchunks, sizeof *bp->tasks))
@@ -557,6 +564,8 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     bp->candidates = candidates;
     bp->results = total;
     *count = total;
+    uint64_t t3 = sepax_clock_ns();
+    bp->phase_ns[BP_PHASE_PAIRS] = t3 - t2;
     if (total > out->capacity) return SEPAX_ERR_CAPACITY;
     size_t at = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
@@ -565,12 +574,14 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     }
     copy_ctx cc = {bp, out, options->test};
     sepax_bp_for_shapes(bp, bp->n, copy_task, nchunks, &cc);
+    bp->phase_ns[BP_PHASE_COPY] = sepax_clock_ns() - t3;
     return SEPAX_OK;
 }
 
 sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                  const sepax_frame_options *options, const sepax_contacts *out,
                                  size_t *count) {
+    if (bp) memset(bp->phase_ns, 0, sizeof bp->phase_ns);
     sepax_status st = find_contacts(bp, store, options, out, count);
     if (bp) sepax_pool_rest(bp->pool);
     return st;
@@ -581,7 +592,10 @@ sepax_status sepax_broadphase_build(sepax_broadphase *bp, const sepax_shapes *st
     if (!bp || !store) return SEPAX_ERR_NULL;
     if (!isfinite(cell_size)) return SEPAX_ERR_NONFINITE;
     if (cell_size < 0.0f || cell_size > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
+    memset(bp->phase_ns, 0, sizeof bp->phase_ns);
+    uint64_t t0 = sepax_clock_ns();
     sepax_status st = sepax_grid_build(bp, store, 0.0f, cell_size);
+    bp->phase_ns[BP_PHASE_GRID] = sepax_clock_ns() - t0;
     sepax_pool_rest(bp->pool);
     return st;
 }
@@ -598,6 +612,10 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
     }
     s.candidates = bp->candidates;
     s.results = bp->results;
+    s.update_ns = bp->phase_ns[BP_PHASE_UPDATE];
+    s.grid_ns = bp->phase_ns[BP_PHASE_GRID];
+    s.pairs_ns = bp->phase_ns[BP_PHASE_PAIRS];
+    s.copy_ns = bp->phase_ns[BP_PHASE_COPY];
     size_t bytes = sizeof *bp + bp->sched.workers * sizeof(bp_worker);
     bytes += bp->cap_shapes * sepax_bp_shape_bytes(bp) + bp->cap_cells * 4 +
              bp->cap_chunks * sizeof(bp_chunk);

@@ -381,15 +381,19 @@ static int sort_keys(sepax_broadphase *bp, const sepax_shapes *s, uint32_t nkeys
     int join = shared > nkeys / 8;
     /* the scratch: the filter column, which columns_step fills only after the sort */
     if (join) c.to = bp->cat;
-    uint32_t run = 0, local[BP_SORT_RANGES];
+    uint32_t run = 0, local[BP_SORT_RANGES]; /* with the join: each range's next place */
     for (uint32_t r = 0; r < ranges; r++) local[r] = join ? range_begin(&c, r) : 0;
     for (uint32_t k = 0; k <= nkeys; k++) { /* the large shapes (k == nkeys) last */
         bp->start[k] = run;
         for (uint32_t r = 0; r < ranges; r++) {
             uint32_t *at = &bp->sort_at[(size_t)r * (nkeys + 1) + k];
             uint32_t n = *at;
-            *at = join ? local[r] : run; /* the range's own place, or the shapes' */
-            local[r] += n;
+            if (join) { /* the range's own place */
+                *at = local[r];
+                local[r] += n;
+            } else { /* the shapes' place */
+                *at = run;
+            }
             run += n;
         }
     }

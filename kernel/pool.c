@@ -18,14 +18,9 @@
 #include <time.h>
 
 #include "broadphase.h"
+#include "clock.h"
 
 #define SPIN_NS 100000u
-
-static uint64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -44,7 +39,7 @@ static void spin(atomic_ullong *v, unsigned long long value, int until_equal, at
         if (stop && atomic_load_explicit(stop, memory_order_relaxed)) return;
         cpu_relax();
         if (k % 64 == 0) { /* the clock is read now and then: it costs more than a pause */
-            uint64_t t = now_ns();
+            uint64_t t = sepax_clock_ns();
             if (k == 0)
                 t0 = t;
             else if (t - t0 > SPIN_NS)

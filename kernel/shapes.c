@@ -362,27 +362,35 @@ sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_lo
  * 2.5e-7; 2^-16 leaves room for rotations the caller composes itself. */
 #define ROT_TOL (1.0f / 65536.0f)
 
+/* The three rules of a pose, one bit each, without a branch: check_pose turns them into the
+ * first failing rule's status, poses_valid checks a whole batch at once. */
+enum { POSE_FINITE = 1u, POSE_IN_RANGE = 2u, POSE_UNIT = 4u };
+
+static inline unsigned pose_rules(const sepax_pose *p) {
+    float x = p->position.x, y = p->position.y, c = p->rotation.c, s = p->rotation.s;
+    double len2 = (double)c * c + (double)s * s;
+    unsigned finite = (unsigned)isfinite(x) & (unsigned)isfinite(y) & (unsigned)isfinite(c) &
+                      (unsigned)isfinite(s);
+    unsigned in_range = (fabsf(x) <= SEPAX_COORD_LIMIT) & (fabsf(y) <= SEPAX_COORD_LIMIT);
+    unsigned unit = fabs(len2 - 1.0) <= ROT_TOL;
+    return (finite ? POSE_FINITE : 0u) | in_range << 1 | unit << 2;
+}
+
 static sepax_status check_pose(const sepax_pose *p) {
-    float v[4] = {p->position.x, p->position.y, p->rotation.c, p->rotation.s};
-    for (int i = 0; i < 4; i++)
-        if (!isfinite(v[i])) return SEPAX_ERR_NONFINITE;
-    if (fabsf(v[0]) > SEPAX_COORD_LIMIT || fabsf(v[1]) > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
-    double len2 = (double)v[2] * v[2] + (double)v[3] * v[3];
-    if (!(fabs(len2 - 1.0) <= ROT_TOL)) return SEPAX_ERR_BAD_POSE;
+    unsigned r = pose_rules(p);
+    if (!(r & POSE_FINITE)) return SEPAX_ERR_NONFINITE;
+    if (!(r & POSE_IN_RANGE)) return SEPAX_ERR_RANGE;
+    if (!(r & POSE_UNIT)) return SEPAX_ERR_BAD_POSE;
     return SEPAX_OK;
 }
 
 /* Whether every pose passes check_pose, in one pass without a branch per pose (a game
- * sets every pose every frame): a coordinate within the limit is finite, and a NaN or
- * infinite rotation fails the length test. */
+ * sets every pose every frame). The finite rule needs no test of its own here: a position
+ * within the limit is finite, and a NaN or infinite rotation fails the unit test. */
 static int poses_valid(const sepax_pose *poses, size_t count) {
+    const unsigned both = POSE_IN_RANGE | POSE_UNIT;
     int ok = 1;
-    for (size_t i = 0; i < count; i++) {
-        const sepax_pose *p = &poses[i];
-        double len2 = (double)p->rotation.c * p->rotation.c + (double)p->rotation.s * p->rotation.s;
-        ok &= (fabsf(p->position.x) <= SEPAX_COORD_LIMIT) &
-              (fabsf(p->position.y) <= SEPAX_COORD_LIMIT) & (fabs(len2 - 1.0) <= ROT_TOL);
-    }
+    for (size_t i = 0; i < count; i++) ok &= (pose_rules(&poses[i]) & both) == both;
     return ok;
 }
 
