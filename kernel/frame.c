@@ -170,8 +170,12 @@ static inline void prefetch_shape(const sepax_shapes *store, uint32_t b) {
 /* The pair of ids a (index ia) and b (index ib), the lower index first, whichever shape owns
  * it: masks, not a branch (in a dense frame the order is a coin toss). */
 static inline sepax_pair ordered_pair(uint32_t a, uint32_t ia, uint32_t b, uint32_t ib) {
-    uint32_t first = 0u - (uint32_t)(ia < ib);
-    return (sepax_pair){(a & first) | (b & ~first), (b & first) | (a & ~first)};
+    /* both ids in one word, its halves swapped by a rotation when b comes first: a select
+     * the compiler cannot turn into a branch, in a handful of scalar instructions */
+    uint64_t both = (uint64_t)a | (uint64_t)b << 32;
+    unsigned turn = (unsigned)(ia > ib) << 5;
+    both = (both << turn) | (both >> ((64u - turn) & 63u));
+    return (sepax_pair){(uint32_t)both, (uint32_t)(both >> 32)};
 }
 
 /* Pair an owner with the `got` positions at pos, through the worker's batch. */
