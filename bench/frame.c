@@ -25,6 +25,9 @@
  * 1. Memory: the store and each broadphase get a counting allocator (bytes live after the
  * last frame, per shape), beside sepax_broadphase_stats.bytes; and the process's peak RSS.
  *
+ * --only-frame 1: only the one-call frame runs (the other columns print "-"), so that an
+ * instruction count under callgrind (bench/callgrind-frame.sh) is the frame's alone.
+ *
  * --reorder R: after every R-th frame (frame 0 included), untimed in the frame figures and
  * reported on its own, the store is put in the order of the grid that frame built, as a game
  * would now and then (sepax_broadphase_order, sepax_shapes_reorder); the scene's shapes are
@@ -87,13 +90,14 @@ typedef struct opts {
     float cell;
     uint32_t reorder; /* every this many frames; 0: never */
     int update;       /* the one-call frame's sepax_frame_update */
+    int only_frame;   /* run only the one-call frame (for instruction counts under callgrind) */
 } opts;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
             "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n"
-            "  [--update frame|all]\n",
+            "  [--update frame|all] [--only-frame 0|1]\n",
             argv0);
     exit(2);
 }
@@ -128,7 +132,7 @@ static void grow(outbuf *out, size_t need) {
 
 int main(int argc, char **argv) {
     frame_set_name("sepax-bench-frame");
-    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME};
+    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage(argv[0]);
@@ -155,6 +159,8 @@ int main(int argc, char **argv) {
             o.update = SEPAX_UPDATE_FRAME;
         else if (strcmp(a, "--update") == 0 && strcmp(v, "all") == 0)
             o.update = SEPAX_UPDATE_ALL;
+        else if (strcmp(a, "--only-frame") == 0)
+            o.only_frame = atoi(v) != 0;
         else
             usage(argv[0]);
     }
@@ -261,8 +267,10 @@ int main(int argc, char **argv) {
             st = sepax_set_backend(c->backend);
             if (st != SEPAX_OK) frame_die("sepax_set_backend", st);
             size_t cand = 0, hits = 0, hits1 = 0;
-            double t0, t1, t2, t3, t4, t5;
+            double t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4, t5;
             for (;;) { /* repeated when the buffer was too small */
+                uint64_t h_overlap = 0;
+                if (o.only_frame) goto one_call;
                 t0 = frame_now_ns();
                 st = sepax_shapes_set_poses(store, 0, count, store_poses);
                 if (st == SEPAX_OK) st = sepax_shapes_update(store);
@@ -278,15 +286,23 @@ int main(int argc, char **argv) {
                 st = find(c, store, SEPAX_TEST_OVERLAP, 0, o.cell, &out, &hits);
                 t3 = frame_now_ns();
                 if (st != SEPAX_OK) frame_die("sepax_find_contacts (OVERLAP)", st);
-                uint64_t h_overlap = hash_pairs(out.pairs, hits);
+                h_overlap = hash_pairs(out.pairs, hits);
+            one_call:
                 t4 = frame_now_ns();
                 st = sepax_shapes_set_poses(store, 0, count, store_poses);
                 if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
                 st = find(c, store, SEPAX_TEST_OVERLAP, o.update, o.cell, &out, &hits1);
                 t5 = frame_now_ns();
+                if (st == SEPAX_ERR_CAPACITY && o.only_frame) {
+                    grow(&out, hits1);
+                    continue;
+                }
                 if (st != SEPAX_OK) frame_die("sepax_find_contacts (frame)", st);
                 c->hash[f] = hash_pairs(out.pairs, hits1);
-                if (c->hash[f] != h_overlap || hits1 != hits) {
+                if (o.only_frame) {
+                    cand = 0;
+                    hits = hits1;
+                } else if (c->hash[f] != h_overlap || hits1 != hits) {
                     fprintf(stderr,
                             "frame %u, %s, %u threads: the one-call frame's contacts differ "
                             "from the overlap run's\n",
@@ -365,12 +381,18 @@ int main(int argc, char **argv) {
         for (uint32_t m = 0; m < o.frames; m++) sum[m] = c->update[m] + c->overlap[m];
         double *narrow = frame_xmalloc(o.frames * sizeof *narrow);
         for (uint32_t m = 0; m < o.frames; m++) narrow[m] = c->overlap[m] - c->broad[m];
-        printf("| %s | %u | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.0f | %.1f | %.1f |%s\n",
-               sepax_backend_name(c->backend), c->threads, up, br, frame_median(narrow, o.frames),
-               frame_median(sum, o.frames), frame_median(c->frame, o.frames),
-               frame_median_sz(c->candidates, o.frames), frame_median_sz(c->contacts, o.frames),
-               (double)s.bytes / count, (double)(store_mem.live + c->mem.live) / count,
-               c->mismatch ? " MISMATCH" : "");
+        if (o.only_frame) /* the separate runs did not run */
+            printf("| %s | %u | - | - | - | - | %.3f | - | %.0f | %.1f | %.1f |%s\n",
+                   sepax_backend_name(c->backend), c->threads, frame_median(c->frame, o.frames),
+                   frame_median_sz(c->contacts, o.frames), (double)s.bytes / count,
+                   (double)(store_mem.live + c->mem.live) / count, c->mismatch ? " MISMATCH" : "");
+        else
+            printf("| %s | %u | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f | %.0f | %.1f | %.1f |%s\n",
+                   sepax_backend_name(c->backend), c->threads, up, br,
+                   frame_median(narrow, o.frames), frame_median(sum, o.frames),
+                   frame_median(c->frame, o.frames), frame_median_sz(c->candidates, o.frames),
+                   frame_median_sz(c->contacts, o.frames), (double)s.bytes / count,
+                   (double)(store_mem.live + c->mem.live) / count, c->mismatch ? " MISMATCH" : "");
         (void)ov;
         free(sum);
         free(narrow);
