@@ -366,14 +366,24 @@ sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_lo
  * first failing rule's status, poses_valid checks a whole batch at once. */
 enum { POSE_FINITE = 1u, POSE_IN_RANGE = 2u, POSE_UNIT = 4u };
 
+static inline uint32_t magnitude_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u & 0x7fffffffu;
+}
+
+/* On the bits of |v|, which order like the magnitudes: infinities and NaNs lie past every
+ * finite value, so the limit test fails for them too. Integer tests let the compiler run
+ * poses_valid over several poses a step. */
 static inline unsigned pose_rules(const sepax_pose *p) {
-    float x = p->position.x, y = p->position.y, c = p->rotation.c, s = p->rotation.s;
-    double len2 = (double)c * c + (double)s * s;
-    unsigned finite = (unsigned)isfinite(x) & (unsigned)isfinite(y) & (unsigned)isfinite(c) &
-                      (unsigned)isfinite(s);
-    unsigned in_range = (fabsf(x) <= SEPAX_COORD_LIMIT) & (fabsf(y) <= SEPAX_COORD_LIMIT);
-    unsigned unit = fabs(len2 - 1.0) <= ROT_TOL;
-    return (finite ? POSE_FINITE : 0u) | in_range << 1 | unit << 2;
+    const uint32_t inf = 0x7f800000u, limit = magnitude_bits(SEPAX_COORD_LIMIT);
+    uint32_t x = magnitude_bits(p->position.x), y = magnitude_bits(p->position.y);
+    uint32_t c = magnitude_bits(p->rotation.c), s = magnitude_bits(p->rotation.s);
+    unsigned finite = (x < inf) & (y < inf) & (c < inf) & (s < inf);
+    unsigned in_range = (x <= limit) & (y <= limit);
+    double rc = p->rotation.c, rs = p->rotation.s;
+    unsigned unit = fabs((rc * rc + rs * rs) - 1.0) <= ROT_TOL;
+    return finite | in_range << 1 | unit << 2;
 }
 
 static sepax_status check_pose(const sepax_pose *p) {
