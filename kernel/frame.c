@@ -311,6 +311,7 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
     const uint32_t *start = bp->start + (size_t)group * bp->ncells;
     const sepax_box_soa soa = sepax_grid_soa(bp);
     cursor at = cursor_at(bp, begin);
+    size_t nt = 0; /* cell tests' output gathered in the tile, paired a few cells at a time */
     for (uint32_t p = begin; p < end;) {
         cursor_move(bp, &at, p);
         uint32_t key = at.key, cx = at.cx, cy = at.cy;
@@ -323,6 +324,8 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
         }
         uint32_t total = (runs[1] - p) + (runs[3] - runs[2]);
         if (total > BP_PIECE) { /* a crowded cell: owner by owner, piece by piece */
+            m = take_owned(f, w, m, c, w->tile, w->tile_own, nt); /* in order */
+            nt = 0;
             for (; p < last; p++) {
                 owner o = owner_at(bp, p);
                 runs[0] = p + 1;
@@ -330,19 +333,24 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
             }
             continue;
         }
-        /* the owners of the cell a few at a time, in one cell test each */
+        /* the owners of the cell a few at a time, in one cell test each, each owner giving at
+         * most `total` positions (and a test writing a vector past its last, BP_PAD) */
         uint32_t per = (uint64_t)total * (last - p) <= BP_TILE ? last - p : BP_TILE / total;
         while (p < last) {
             uint32_t owners = last - p < per ? last - p : per;
+            if (nt + (size_t)owners * total > BP_TILE) {
+                m = take_owned(f, w, m, c, w->tile, w->tile_own, nt);
+                nt = 0;
+            }
             runs[0] = p;
             /* a group pairs with itself only when its one filter meets itself: the
              * filter test is needed only when groups are off */
-            size_t n = f->k->box_cell(&soa, p, owners, runs, !bp->grouped, w->tile, w->tile_own);
-            m = take_owned(f, w, m, c, w->tile, w->tile_own, n);
+            nt +=
+                f->k->box_cell(&soa, p, owners, runs, !bp->grouped, w->tile + nt, w->tile_own + nt);
             p += owners;
         }
     }
-    return m;
+    return take_owned(f, w, m, c, w->tile, w->tile_own, nt);
 }
 
 /* A small owner and another group: the 3 x 3 cells around its own (only the smaller group

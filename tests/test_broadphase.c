@@ -516,6 +516,53 @@ Test(broadphase, too_small_a_buffer_loses_nothing) {
     sepax_shapes_destroy(s);
 }
 
+/* The order of the results, for one filter group and no large shapes: each pair's owner is
+ * its shape at the lower grid position, owners come in grid order, and an owner's partners in
+ * grid order too (its own cell and the next, then the next row): the pairs sorted by (lower
+ * position, higher position). A dense cluster among sparse shapes sends some cells through the
+ * crowded path (owner by owner) between cells tested together, which must not reorder them. */
+Test(broadphase, results_in_grid_order_through_crowded_cells) {
+    sepax_shapes *s = sepax_shapes_create(4000);
+    wl_rng r = {77};
+    uint32_t id;
+    for (int i = 0; i < 700; i++) /* about 60 a cell: runs past BP_PIECE */
+        cr_assert_eq(sepax_shapes_add_circle(
+                         s, (sepax_vec2){100.0f + 3.0f * wl_unit(&r), 100.0f + 3.0f * wl_unit(&r)},
+                         0.5f, &id),
+                     SEPAX_OK);
+    for (int i = 0; i < 3000; i++)
+        cr_assert_eq(sepax_shapes_add_circle(
+                         s, (sepax_vec2){200.0f * wl_unit(&r), 200.0f * wl_unit(&r)}, 0.5f, &id),
+                     SEPAX_OK);
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    uint32_t n = sepax_shapes_count(s);
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        result_set got = frame_ok(bp, s, SEPAX_TEST_AABB, 0.0f);
+        cr_assert(got.n > 20000, "the cluster's pairs: %zu", got.n);
+        uint32_t *order = malloc(n * sizeof *order), *pos = malloc(n * sizeof *pos);
+        cr_assert_eq(sepax_broadphase_order(bp, s, order, n), SEPAX_OK);
+        for (uint32_t k = 0; k < n; k++) pos[order[k]] = k;
+        uint32_t last_lo = 0, last_hi = 0;
+        for (size_t k = 0; k < got.n; k++) {
+            uint32_t pa = pos[got.pairs[k].a & SEPAX_ID_INDEX_MASK];
+            uint32_t pb = pos[got.pairs[k].b & SEPAX_ID_INDEX_MASK];
+            uint32_t lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
+            cr_assert(k == 0 || lo > last_lo || (lo == last_lo && hi > last_hi),
+                      "%u threads: result %zu at positions (%u, %u) after (%u, %u)", threads, k, lo,
+                      hi, last_lo, last_hi);
+            last_lo = lo;
+            last_hi = hi;
+        }
+        free(order);
+        free(pos);
+        free_set(&got);
+        sepax_broadphase_destroy(bp);
+    }
+    sepax_shapes_destroy(s);
+}
+
 /* The phase timings in the stats: only the phases a call ran are non-zero (their values are
  * wall time, so only that is checked). */
 static sepax_broadphase_stats stats_of(const sepax_broadphase *bp) {
