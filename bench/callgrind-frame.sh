@@ -3,8 +3,8 @@
 # sepax_find_contacts with the update, one thread): repeatable where wall time
 # is not, on a shared machine. Counts only inside those two calls, over F and
 # 2F frames of the one-call frame alone; the difference over F frames is one
-# frame's cost (the first frames' buffer growth cancels out). Prints per phase
-# as well as in all: callgrind's inclusive counts of the frame's steps.
+# frame's cost (the first frames' buffer growth cancels out). For where they go,
+# run the same valgrind command with --dump-instr=no and read callgrind_annotate.
 #
 #   bench/callgrind-frame.sh [BUILD_DIR] [SCENE] [N] [F] [BACKEND]
 #   (defaults: build-release particles 10000 2 avx2; valgrind has no AVX-512)
@@ -18,11 +18,14 @@ bench="$build/bench/sepax-bench-frame"
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-count() { # frames -> the callgrind output file
-  valgrind --tool=callgrind --callgrind-out-file="$tmp/out$1" \
+count() { # frames -> instructions inside the two calls
+  if ! valgrind --tool=callgrind --callgrind-out-file="$tmp/out$1" \
     --toggle-collect=sepax_find_contacts --toggle-collect=sepax_shapes_set_poses \
     "$bench" --scene "$scene" --n "$n" --frames "$1" --warmup 0 --threads 1 \
-    --backend "$backend" --only-frame 1 >/dev/null 2>"$tmp/err$1"
+    --backend "$backend" --only-frame 1 >/dev/null 2>"$tmp/err$1"; then
+    cat "$tmp/err$1" >&2
+    exit 1
+  fi
   awk '/^(summary|totals):/ {print $2; exit}' "$tmp/out$1"
 }
 one=$(count "$frames")

@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <time.h>
 
+#ifndef CLOCK_MONOTONIC
+#error "define _POSIX_C_SOURCE 200809L before the first #include of a file that includes clock.h"
+#endif
+
 static inline uint64_t sepax_clock_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);

@@ -601,10 +601,10 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
 
 sepax_status sepax_broadphase_build(sepax_broadphase *bp, const sepax_shapes *store,
                                     float cell_size) {
+    if (bp) memset(bp->phase_ns, 0, sizeof bp->phase_ns);
     if (!bp || !store) return SEPAX_ERR_NULL;
     if (!isfinite(cell_size)) return SEPAX_ERR_NONFINITE;
     if (cell_size < 0.0f || cell_size > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
-    memset(bp->phase_ns, 0, sizeof bp->phase_ns);
     uint64_t t0 = sepax_clock_ns();
     sepax_status st = sepax_grid_build(bp, store, 0.0f, cell_size);
     bp->phase_ns[BP_PHASE_GRID] = sepax_clock_ns() - t0;

@@ -573,36 +573,42 @@ static sepax_broadphase_stats stats_of(const sepax_broadphase *bp) {
 
 Test(broadphase, phase_timings_name_the_phases_run) {
     sepax_shapes *s = make_store(3000, 23, 2);
-    sepax_broadphase *bp = sepax_broadphase_create(NULL);
     size_t cap = 100000, count = 0;
     sepax_pair *pairs = malloc(cap * sizeof *pairs);
-    sepax_contacts out = {pairs, NULL, NULL, cap};
-    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
-    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
-    cr_assert(count > 0);
-    sepax_broadphase_stats st = stats_of(bp);
-    cr_assert(st.update_ns > 0 && st.grid_ns > 0 && st.pairs_ns > 0 && st.copy_ns > 0);
-    /* no update asked: none timed */
-    o.update = SEPAX_UPDATE_NONE;
-    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
-    st = stats_of(bp);
-    cr_assert(st.update_ns == 0 && st.grid_ns > 0 && st.pairs_ns > 0 && st.copy_ns > 0);
-    /* too small a buffer: no copy */
-    out.capacity = count - 1;
-    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_CAPACITY);
-    st = stats_of(bp);
-    cr_assert(st.update_ns == 0 && st.grid_ns > 0 && st.pairs_ns > 0 && st.copy_ns == 0);
-    /* a bad option stops the call before any phase */
-    o.test = 99;
-    cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_BAD_OPTION);
-    st = stats_of(bp);
-    cr_assert(st.update_ns == 0 && st.grid_ns == 0 && st.pairs_ns == 0 && st.copy_ns == 0);
-    /* the grid alone */
-    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
-    st = stats_of(bp);
-    cr_assert(st.update_ns == 0 && st.grid_ns > 0 && st.pairs_ns == 0 && st.copy_ns == 0);
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        sepax_contacts out = {pairs, NULL, NULL, cap};
+        sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+        cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
+        cr_assert(count > 0);
+        sepax_broadphase_stats st = stats_of(bp);
+        cr_assert(st.update_ns > 0 && st.grid_ns > 0 && st.pairs_ns > 0 && st.copy_ns > 0);
+        /* no update asked: none timed */
+        o.update = SEPAX_UPDATE_NONE;
+        cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
+        st = stats_of(bp);
+        cr_assert(st.update_ns == 0 && st.grid_ns > 0 && st.pairs_ns > 0 && st.copy_ns > 0);
+        /* too small a buffer: no copy */
+        out.capacity = count - 1;
+        cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_CAPACITY);
+        st = stats_of(bp);
+        cr_assert(st.update_ns == 0 && st.grid_ns > 0 && st.pairs_ns > 0 && st.copy_ns == 0);
+        /* a bad option stops the call before any phase */
+        o.test = 99;
+        cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_BAD_OPTION);
+        st = stats_of(bp);
+        cr_assert(st.update_ns == 0 && st.grid_ns == 0 && st.pairs_ns == 0 && st.copy_ns == 0);
+        /* the grid alone; then a build refused before it starts */
+        cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+        st = stats_of(bp);
+        cr_assert(st.update_ns == 0 && st.grid_ns > 0 && st.pairs_ns == 0 && st.copy_ns == 0);
+        cr_assert_eq(sepax_broadphase_build(bp, s, NAN), SEPAX_ERR_NONFINITE);
+        st = stats_of(bp);
+        cr_assert(st.update_ns == 0 && st.grid_ns == 0 && st.pairs_ns == 0 && st.copy_ns == 0);
+        sepax_broadphase_destroy(bp);
+    }
     free(pairs);
-    sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }
 
