@@ -168,7 +168,7 @@ static inline void prefetch_shape(const sepax_shapes *store, uint32_t b) {
 }
 
 /* The pair of ids a (index ia) and b (index ib), the lower index first, whichever shape owns
- * it: masks, not a branch (in a dense frame the order is a coin toss). */
+ * it, without a branch (in a dense frame the order is a coin toss). */
 static inline sepax_pair ordered_pair(uint32_t a, uint32_t ia, uint32_t b, uint32_t ib) {
     /* both ids in one word, its halves swapped by a rotation when b comes first: a select
      * the compiler cannot turn into a branch, in a handful of scalar instructions */

@@ -373,8 +373,8 @@ static inline uint32_t magnitude_bits(float f) {
 }
 
 /* On the bits of |v|, which order like the magnitudes: infinities and NaNs lie past every
- * finite value, so the limit test fails for them too. Integer tests let the compiler run
- * poses_valid over several poses a step. */
+ * finite value, so the limit test fails for them too. (gcc 12 still runs poses_valid one
+ * pose a step: the float-to-double rotation test keeps it from vectorising the loop.) */
 static inline unsigned pose_rules(const sepax_pose *p) {
     const uint32_t inf = 0x7f800000u, limit = magnitude_bits(SEPAX_COORD_LIMIT);
     uint32_t x = magnitude_bits(p->position.x), y = magnitude_bits(p->position.y);
