@@ -411,6 +411,21 @@ typedef struct pair_job {
     sepax_sweep_hit *sweep;
 } pair_job;
 
+/* The least of v's nv vertices projected on (nx, ny), vertex 0 first. The
+ * sweeps' loops stay rolled (see run_sweep), but this one, run for every
+ * plane, is unrolled for the common 8 rows: its counter and branch were a
+ * third of its instructions. */
+static ALWAYS_INLINE lf least_projection(lf nx, lf ny, const lane_rows *v, int nv) {
+    lf m = lf_add(lf_mul(nx, v->x[0]), lf_mul(ny, v->y[0]));
+    if (nv == 8) {
+        UNROLL8
+        for (int j = 1; j < 8; j++) m = lf_min(lf_add(lf_mul(nx, v->x[j]), lf_mul(ny, v->y[j])), m);
+        return m;
+    }
+    for (int j = 1; j < nv; j++) m = lf_min(lf_add(lf_mul(nx, v->x[j]), lf_mul(ny, v->y[j])), m);
+    return m;
+}
+
 /* Each lane's pair, B moving by (vx, vy) relative to A over t in [0, tmax]:
  * 1 in the lanes that touch, with the first time t and the normal (from A
  * to B) then. Every edge plane's separation is linear in t; the planes give
@@ -431,10 +446,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
         const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
         int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
         for (int i = 0; i < np; i++) {
-            lf m = lf_add(lf_mul(p->nx[i], v->x[0]), lf_mul(p->ny[i], v->y[0]));
-            for (int j = 1; j < nv; j++)
-                m = lf_min(lf_add(lf_mul(p->nx[i], v->x[j]), lf_mul(p->ny[i], v->y[j])), m);
-            lf s = lf_sub(m, p->c[i]);
+            lf s = lf_sub(least_projection(p->nx[i], p->ny[i], v, nv), p->c[i]);
             lf dot = lf_add(lf_mul(p->nx[i], vx), lf_mul(p->ny[i], vy));
             lf rate = side ? lf_sub(zero, dot) : dot; /* A moves by -v against B's planes */
             lf px = side ? lf_sub(zero, p->nx[i]) : p->nx[i];
