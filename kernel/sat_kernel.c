@@ -228,6 +228,22 @@ static ALWAYS_INLINE void load_rows(const lane_shapes *sh, int nv, lane_rows *ou
     REC_ROWS(sh, c, eight, out->c);
 }
 
+/* The least of v's nv vertices projected on (nx, ny), vertex 0 first: the
+ * planes' side of SAT, for the overlap kernels (nv known per class) and the
+ * sweeps (whose loops stay rolled, see run_sweep, so the common 8 rows are
+ * unrolled here: the counter and branch were a third of the loop). */
+static ALWAYS_INLINE lf least_projection(lf nx, lf ny, const lane_rows *v, int nv) {
+    lf m = lf_add(lf_mul(nx, v->x[0]), lf_mul(ny, v->y[0]));
+    if (nv == 8) {
+        UNROLL8
+        for (int j = 1; j < 8; j++) m = lf_min(lf_add(lf_mul(nx, v->x[j]), lf_mul(ny, v->y[j])), m);
+        return m;
+    }
+    UNROLL8
+    for (int j = 1; j < nv; j++) m = lf_min(lf_add(lf_mul(nx, v->x[j]), lf_mul(ny, v->y[j])), m);
+    return m;
+}
+
 /* Each lane's pair (A, B) with na and nb core vertices (1, 2 or 8, as in
  * load_rows), the reference's way: the largest of A's planes against B's
  * vertices, B's planes against A's, and the closest-vertices axis (the
@@ -243,10 +259,7 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
         int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
         UNROLL8
         for (int i = 0; i < np; i++) {
-            lf m = lf_add(lf_mul(p->nx[i], v->x[0]), lf_mul(p->ny[i], v->y[0]));
-            UNROLL8
-            for (int j = 1; j < nv; j++)
-                m = lf_min(lf_add(lf_mul(p->nx[i], v->x[j]), lf_mul(p->ny[i], v->y[j])), m);
+            lf m = least_projection(p->nx[i], p->ny[i], v, nv);
             /* B's outward normal points from B to A: reverse it, as 0 - n so
              * a zero component stays +0 */
             lf px = side ? lf_sub(zero, p->nx[i]) : p->nx[i];
@@ -410,21 +423,6 @@ typedef struct pair_job {
     const sepax_vec2 *va, *vb; /* sweeps: displacement per pair, NULL: not moving */
     sepax_sweep_hit *sweep;
 } pair_job;
-
-/* The least of v's nv vertices projected on (nx, ny), vertex 0 first. The
- * sweeps' loops stay rolled (see run_sweep), but this one, run for every
- * plane, is unrolled for the common 8 rows: its counter and branch were a
- * third of its instructions. */
-static ALWAYS_INLINE lf least_projection(lf nx, lf ny, const lane_rows *v, int nv) {
-    lf m = lf_add(lf_mul(nx, v->x[0]), lf_mul(ny, v->y[0]));
-    if (nv == 8) {
-        UNROLL8
-        for (int j = 1; j < 8; j++) m = lf_min(lf_add(lf_mul(nx, v->x[j]), lf_mul(ny, v->y[j])), m);
-        return m;
-    }
-    for (int j = 1; j < nv; j++) m = lf_min(lf_add(lf_mul(nx, v->x[j]), lf_mul(ny, v->y[j])), m);
-    return m;
-}
 
 /* Each lane's pair, B moving by (vx, vy) relative to A over t in [0, tmax]:
  * 1 in the lanes that touch, with the first time t and the normal (from A
