@@ -48,8 +48,8 @@ typedef struct bp_box {
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
     uint32_t pos[BP_PIECE + BP_PAD];
-    uint32_t tile[BP_TILE + BP_PAD];     /* a cell test's positions */
-    uint32_t tile_own[BP_TILE + BP_PAD]; /* and the owner of each */
+    sepax_pair tile[BP_TILE + BP_PAD];     /* cell tests' pairs */
+    uint32_t tile_other[BP_TILE + BP_PAD]; /* and the index of each one's found shape */
     sepax_pair cand[BP_BATCH + BP_PIECE];
     uint8_t flag[BP_BATCH + BP_PIECE];
     uint8_t axis[BP_BATCH + BP_PIECE];
@@ -168,7 +168,7 @@ static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {
 
 /* The boxes in sorted order, for the kernel's box_run. */
 static inline sepax_box_soa sepax_grid_soa(const sepax_broadphase *bp) {
-    sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask};
+    sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask, bp->sid};
     return soa;
 }
 

@@ -13,7 +13,18 @@
 typedef struct sepax_box_soa {
     const float *lox, *loy, *hix, *hiy;
     const uint32_t *cat, *mask;
+    const uint32_t *sid; /* the shape id at each position */
 } sepax_box_soa;
+
+/* The pair of ids a (index ia) and b (index ib), the lower index first, without a branch
+ * (in a dense frame the order is a coin toss): both ids in one word, its halves swapped by a
+ * rotation when b comes first, a select the compiler cannot turn into a branch. */
+static inline sepax_pair sepax_ordered_pair(uint32_t a, uint32_t ia, uint32_t b, uint32_t ib) {
+    uint64_t both = (uint64_t)a | (uint64_t)b << 32;
+    unsigned turn = (unsigned)(ia > ib) << 5;
+    both = (both << turn) | (both >> ((64u - turn) & 63u));
+    return (sepax_pair){(uint32_t)both, (uint32_t)(both >> 32)};
+}
 
 /* What a run is tested against: a box (its lower corner lowered like the soa's), a filter,
  * and whether the filter applies (0: every box passes it). */
@@ -59,11 +70,16 @@ typedef struct sepax_kernel {
     /* the grid's cell test: each owner p = first .. first + owners - 1 (a box of soa) against
      * the positions of run runs[0] .. runs[1] - 1 past p, then of run runs[2] .. runs[3] - 1,
      * those whose boxes overlap p's and, when `filter`, whose filters pass p's, ascending
-     * within a run, owner by owner, into out, and each one's owner into owner_of at the same
-     * index (room in each for owners * (both runs' lengths) + 8). Returns the total. Every
-     * owner of a call runs the same loops, which a grid's cell of owners shares. */
+     * within a run, owner by owner: into out the pair of their ids (sepax_ordered_pair), into
+     * other at the same index the found shape's index (room in each for owners * (both runs'
+     * lengths) + 8). Returns the total. Every owner of a call runs the same loops, which a
+     * grid's cell of owners shares. */
     size_t (*box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
-                       const uint32_t runs[4], int filter, uint32_t *out, uint32_t *owner_of);
+                       const uint32_t runs[4], int filter, sepax_pair *out, uint32_t *other);
+    /* whether every one of the poses passes sepax_pose_ok (pose_rules.h), exactly */
+    int (*poses_valid)(const sepax_pose *poses, size_t count);
+    /* the poses of `blocks` whole blocks into them, transposed (pose_kernel.c) */
+    void (*poses_store)(sepax_pose_block *dst, const sepax_pose *poses, size_t blocks);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "pose_rules.h"
 #include "shape_build.h"
 #include "store.h"
 
@@ -358,49 +359,21 @@ sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_lo
     return SEPAX_OK;
 }
 
-/* How far a rotation's squared length may be from 1: sepax_rot stays within
- * 2.5e-7; 2^-16 leaves room for rotations the caller composes itself. */
-#define ROT_TOL (1.0f / 65536.0f)
-
-/* The three rules of a pose, one bit each, without a branch: check_pose turns them into the
- * first failing rule's status, poses_valid checks a whole batch at once. */
-enum { POSE_FINITE = 1u, POSE_IN_RANGE = 2u, POSE_UNIT = 4u };
-
-static inline uint32_t magnitude_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u & 0x7fffffffu;
-}
-
-/* On the bits of |v|, which order like the magnitudes: infinities and NaNs lie past every
- * finite value, so the limit test fails for them too. (gcc 12 still runs poses_valid one
- * pose a step: the float-to-double rotation test keeps it from vectorising the loop.) */
-static inline unsigned pose_rules(const sepax_pose *p) {
-    const uint32_t inf = 0x7f800000u, limit = magnitude_bits(SEPAX_COORD_LIMIT);
-    uint32_t x = magnitude_bits(p->position.x), y = magnitude_bits(p->position.y);
-    uint32_t c = magnitude_bits(p->rotation.c), s = magnitude_bits(p->rotation.s);
-    unsigned finite = (x < inf) & (y < inf) & (c < inf) & (s < inf);
-    unsigned in_range = (x <= limit) & (y <= limit);
-    double rc = p->rotation.c, rs = p->rotation.s;
-    unsigned unit = fabs((rc * rc + rs * rs) - 1.0) <= ROT_TOL;
-    return finite | in_range << 1 | unit << 2;
-}
-
 static sepax_status check_pose(const sepax_pose *p) {
-    unsigned r = pose_rules(p);
-    if (!(r & POSE_FINITE)) return SEPAX_ERR_NONFINITE;
-    if (!(r & POSE_IN_RANGE)) return SEPAX_ERR_RANGE;
-    if (!(r & POSE_UNIT)) return SEPAX_ERR_BAD_POSE;
+    unsigned r = sepax_pose_rules(p);
+    if (!(r & SEPAX_POSE_FINITE)) return SEPAX_ERR_NONFINITE;
+    if (!(r & SEPAX_POSE_IN_RANGE)) return SEPAX_ERR_RANGE;
+    if (!(r & SEPAX_POSE_UNIT)) return SEPAX_ERR_BAD_POSE;
     return SEPAX_OK;
 }
 
-/* Whether every pose passes check_pose, in one pass without a branch per pose (a game
- * sets every pose every frame). The finite rule needs no test of its own here: a position
- * within the limit is finite, and a NaN or infinite rotation fails the unit test. */
-static int poses_valid(const sepax_pose *poses, size_t count) {
-    const unsigned both = POSE_IN_RANGE | POSE_UNIT;
+/* Whether every pose passes check_pose, in one pass without a branch per pose (a game sets
+ * every pose every frame): the kernel's vector check, or without a kernel (a bad
+ * SEPAX_BACKEND) the rules one pose a step. */
+static int poses_valid(const sepax_kernel *k, const sepax_pose *poses, size_t count) {
+    if (k) return k->poses_valid(poses, count);
     int ok = 1;
-    for (size_t i = 0; i < count; i++) ok &= (pose_rules(&poses[i]) & both) == both;
+    for (size_t i = 0; i < count; i++) ok &= sepax_pose_ok(&poses[i]);
     return ok;
 }
 
@@ -420,7 +393,9 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
     if (count == 0) return SEPAX_OK;
     if (!poses) return SEPAX_ERR_NULL;
     if ((uintptr_t)poses % _Alignof(sepax_pose)) return SEPAX_ERR_MISALIGNED;
-    if (!poses_valid(poses, count)) { /* all or nothing: the first bad pose's status */
+    const sepax_kernel *k = NULL;
+    if (sepax_kernel_for_query(&k) != SEPAX_OK) k = NULL;
+    if (!poses_valid(k, poses, count)) { /* all or nothing: the first bad pose's status */
         for (size_t i = 0; i < count; i++) {
             sepax_status st = check_pose(&poses[i]);
             if (st != SEPAX_OK) return st;
@@ -428,7 +403,12 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
     }
     size_t i = 0;
     for (; i < count && (first + i) % L; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
-    for (; count - i >= L; i += L) { /* whole blocks: a transpose the compiler can vectorise */
+    size_t blocks = (count - i) / L;
+    if (k) { /* whole blocks: the kernel's transpose */
+        k->poses_store(&store->pose[(first + i) / L], poses + i, blocks);
+        i += blocks * L;
+    }
+    for (; count - i >= L; i += L) {
         sepax_pose_block *p = &store->pose[(first + i) / L];
         const sepax_pose *q = poses + i;
         for (unsigned l = 0; l < L; l++) {

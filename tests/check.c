@@ -1,10 +1,12 @@
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "manifold.h"
+#include "pose_rules.h"
 #include "sepax_ref.h"
 
 #define MARK 0xA5
@@ -621,6 +623,95 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
 out:
     sepax_shapes_destroy(s);
     free(pairs);
+    return bad;
+}
+
+/* A pose field's value: mostly ordinary, often at the rules' edges (the coordinate limit and
+ * the next float past it, infinities, NaN, denormals), so batches both pass and fail. */
+static float edge_coord(wl_rng *r) {
+    static const float edges[] = {0.0f,
+                                  -0.0f,
+                                  SEPAX_COORD_LIMIT,
+                                  -SEPAX_COORD_LIMIT,
+                                  0x1.bc16d8p+59f, /* the float after the limit */
+                                  -0x1.bc16d8p+59f,
+                                  INFINITY,
+                                  -INFINITY,
+                                  NAN,
+                                  1e-40f,
+                                  FLT_MAX};
+    if (wl_range(r, 0, 9) < 8) return (wl_unit(r) - 0.5f) * 2000.0f;
+    return edges[wl_range(r, 0, (int)(sizeof edges / sizeof edges[0]) - 1)];
+}
+
+/* A rotation: a unit one scaled by 1 + e with e across the tolerance's edge (c^2 + s^2 - 1
+ * near +-2^-16), or now and then not finite or zero. */
+static sepax_rotation edge_rotation(wl_rng *r) {
+    sepax_rotation q = sepax_rot((wl_unit(r) - 0.5f) * 12.0f);
+    int pick = wl_range(r, 0, 19);
+    if (pick == 0) return (sepax_rotation){NAN, q.s};
+    if (pick == 1) return (sepax_rotation){q.c, INFINITY};
+    if (pick == 2) return (sepax_rotation){0.0f, 0.0f};
+    if (pick < 10) {
+        float e = (wl_unit(r) - 0.5f) * (2.0f / 65536.0f);
+        return (sepax_rotation){q.c * (1.0f + e), q.s * (1.0f + e)};
+    }
+    return q;
+}
+
+size_t check_pose_kernel(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    enum { MAX = 40 };
+    wl_rng r = {0x9053};
+    size_t bad = 0, passed = 0, failed = 0;
+    sepax_pose batch[MAX];
+    for (int round = 0; round < 20000; round++) {
+        int n = wl_range(&r, 0, MAX);
+        /* mostly good poses with a few edge ones, so both answers come up */
+        for (int i = 0; i < n; i++) {
+            sepax_rotation q = sepax_rot((wl_unit(&r) - 0.5f) * 12.0f);
+            batch[i] = (sepax_pose){{(wl_unit(&r) - 0.5f) * 100.0f, wl_unit(&r) * 50.0f}, q};
+        }
+        for (int e = wl_range(&r, 0, 2); e > 0 && n > 0; e--) {
+            sepax_pose *p = &batch[wl_range(&r, 0, n - 1)];
+            p->position = (sepax_vec2){edge_coord(&r), edge_coord(&r)};
+            p->rotation = edge_rotation(&r);
+        }
+        int want = 1;
+        for (int i = 0; i < n; i++) want &= sepax_pose_ok(&batch[i]);
+        int got = k->poses_valid(batch, (size_t)n) != 0;
+        (*compared)++;
+        want ? passed++ : failed++;
+        if (got != want && !bad++)
+            snprintf(msg->text, sizeof msg->text,
+                     "poses_valid, round %d (%d poses): %d, the rules one by one %d", round, n, got,
+                     want);
+    }
+    if (passed < 1000 || failed < 1000) {
+        snprintf(msg->text, sizeof msg->text,
+                 "pose batches: %zu passed, %zu failed: too few of one", passed, failed);
+        bad++;
+    }
+    /* whole blocks, transposed: every field of every lane where the plain loop puts it */
+    enum { BLOCKS = 5 };
+    sepax_pose poses[BLOCKS * SEPAX_BLOCK_LANES];
+    sepax_pose_block got[BLOCKS + 1], want[BLOCKS + 1];
+    for (int i = 0; i < BLOCKS * SEPAX_BLOCK_LANES; i++)
+        poses[i] = (sepax_pose){{edge_coord(&r), edge_coord(&r)}, edge_rotation(&r)};
+    memset(got, 0xA5, sizeof got);
+    memcpy(want, got, sizeof want); /* the block past the last stays untouched */
+    for (int b = 0; b < BLOCKS; b++)
+        for (int l = 0; l < SEPAX_BLOCK_LANES; l++) {
+            const sepax_pose *q = &poses[b * SEPAX_BLOCK_LANES + l];
+            want[b].px[l] = q->position.x;
+            want[b].py[l] = q->position.y;
+            want[b].c[l] = q->rotation.c;
+            want[b].s[l] = q->rotation.s;
+        }
+    k->poses_store(got, poses, BLOCKS);
+    (*compared)++;
+    if (memcmp(got, want, sizeof got) != 0 && !bad++)
+        snprintf(msg->text, sizeof msg->text,
+                 "poses_store: blocks differ from the plain transpose");
     return bad;
 }
 

@@ -68,6 +68,11 @@ size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg
  * the moved shapes. */
 size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg);
 
+/* The kernel's batch check of poses against the rules one pose at a time (pose_rules.h) on
+ * batches of 0..40 poses with values at the rules' edges, and its transpose into pose blocks
+ * against the plain loop. */
+size_t check_pose_kernel(const sepax_kernel *k, size_t *compared, check_msg *msg);
+
 /* Every batch size 0..max_n at every output offset 0..3, with marker bytes
  * before and after the output that must survive. */
 size_t check_tails(const sepax_kernel *k, size_t max_n, check_msg *msg);

@@ -40,6 +40,9 @@ static void full_check(const char *name) {
     bad = check_update(k, &compared, &msg);
     cr_expect(bad == 0, "%s poses: %zu mismatches: %s", name, bad, msg.text);
     cr_expect(compared > 100000, "adversarial store too small: %zu", compared);
+    compared = 0;
+    bad = check_pose_kernel(k, &compared, &msg);
+    cr_expect(bad == 0, "%s pose batches: %zu mismatches: %s", name, bad, msg.text);
     static const char *const kinds[] = {"polygons", "mixed kinds", "circles"};
     for (int kind = WL_POLYGONS; kind <= WL_CIRCLES; kind++) {
         compared = 0;
