@@ -22,6 +22,8 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                                          const uint32_t runs[4], int filter, sepax_pair *out,
                                          uint32_t *other);
+void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_shapes *st, uint32_t i0, uint32_t i1,
+                                         float grow, sepax_grid_box *out);
 
 /* Append begin + k for every set bit k of `bits`, in order: every lane is written, the
  * count advances only past the passing ones (out has room for the whole vector). */
@@ -298,4 +300,75 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t firs
     const sepax_box_soa cols = *soa; /* by value, as in box_run */
     return filter ? cell_owners(&cols, first, owners, runs, 1, out, other)
                   : cell_owners(&cols, first, owners, runs, 0, out, other);
+}
+
+/* One shape's grown box, as grid.c defines it. */
+static inline sepax_grid_box grown_box(const sepax_shapes *st, uint32_t i, float grow) {
+    const sepax_aabb_block *a = &st->aabb[i / SEPAX_BLOCK_LANES];
+    unsigned l = i % SEPAX_BLOCK_LANES;
+    float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
+    float slack = sepax_grid_slack(lx, ly, hx, hy);
+    lx = lx - grow - slack;
+    ly = ly - grow - slack;
+    hx = hx + slack;
+    hy = hy + slack;
+    float w = hx - lx, h = hy - ly, e = w > h ? w : h;
+    sepax_grid_box box = {lx, ly, hx, hy, st->filter[i], e, 0};
+    return box;
+}
+
+void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_shapes *st, uint32_t i0, uint32_t i1,
+                                         float grow, sepax_grid_box *out) {
+    uint32_t i = i0;
+#if BOX_WIDE
+    for (; i < i1 && i % SEPAX_BLOCK_LANES; i++) out[i] = grown_box(st, i, grow);
+    /* a block of 8 at a time: its bounds are columns already; the boxes are rows of 8
+     * words, a transpose of (lx, ly, hx, hy) and of (category, mask, extent, 0) */
+    const simde__m256 g = simde_mm256_set1_ps(grow), tiny = simde_mm256_set1_ps(0x1p-20f);
+    const simde__m256 sign = simde_mm256_set1_ps(-0.0f), zero = simde_mm256_setzero_ps();
+    for (; i1 - i >= SEPAX_BLOCK_LANES; i += SEPAX_BLOCK_LANES) {
+        const sepax_aabb_block *a = &st->aabb[i / SEPAX_BLOCK_LANES];
+        simde__m256 lx = simde_mm256_loadu_ps(a->minx), ly = simde_mm256_loadu_ps(a->miny);
+        simde__m256 hx = simde_mm256_loadu_ps(a->maxx), hy = simde_mm256_loadu_ps(a->maxy);
+        simde__m256 slack = simde_mm256_add_ps(
+            simde_mm256_add_ps(simde_mm256_add_ps(simde_mm256_andnot_ps(sign, lx),
+                                                  simde_mm256_andnot_ps(sign, hx)),
+                               simde_mm256_andnot_ps(sign, ly)),
+            simde_mm256_andnot_ps(sign, hy));
+        slack = simde_mm256_mul_ps(slack, tiny);
+        lx = simde_mm256_sub_ps(simde_mm256_sub_ps(lx, g), slack);
+        ly = simde_mm256_sub_ps(simde_mm256_sub_ps(ly, g), slack);
+        hx = simde_mm256_add_ps(hx, slack);
+        hy = simde_mm256_add_ps(hy, slack);
+        /* max(w, h) is w > h ? w : h, as the scalar line */
+        simde__m256 e = simde_mm256_max_ps(simde_mm256_sub_ps(hx, lx), simde_mm256_sub_ps(hy, ly));
+        const float *f = (const float *)&st->filter[i];
+        simde__m256 f03 = simde_mm256_loadu_ps(f), f47 = simde_mm256_loadu_ps(f + 8);
+#define PD(x) simde_mm256_castps_pd(x)
+#define PS(x) simde_mm256_castpd_ps(x)
+        simde__m256 xy01 = simde_mm256_unpacklo_ps(lx, ly), xy23 = simde_mm256_unpackhi_ps(lx, ly);
+        simde__m256 hxy01 = simde_mm256_unpacklo_ps(hx, hy),
+                    hxy23 = simde_mm256_unpackhi_ps(hx, hy);
+        simde__m256 e01 = simde_mm256_unpacklo_ps(e, zero), e23 = simde_mm256_unpackhi_ps(e, zero);
+        simde__m256 f01 = simde_mm256_permute2f128_ps(f03, f47, 0x20);
+        simde__m256 f23 = simde_mm256_permute2f128_ps(f03, f47, 0x31);
+        /* q[k], s[k]: the two halves of boxes k (low 128 bits) and k + 4 (high) */
+        simde__m256 q[4] = {PS(simde_mm256_unpacklo_pd(PD(xy01), PD(hxy01))),
+                            PS(simde_mm256_unpackhi_pd(PD(xy01), PD(hxy01))),
+                            PS(simde_mm256_unpacklo_pd(PD(xy23), PD(hxy23))),
+                            PS(simde_mm256_unpackhi_pd(PD(xy23), PD(hxy23)))};
+        simde__m256 s[4] = {PS(simde_mm256_unpacklo_pd(PD(f01), PD(e01))),
+                            PS(simde_mm256_unpackhi_pd(PD(f01), PD(e01))),
+                            PS(simde_mm256_unpacklo_pd(PD(f23), PD(e23))),
+                            PS(simde_mm256_unpackhi_pd(PD(f23), PD(e23)))};
+#undef PD
+#undef PS
+        float *row = (float *)&out[i];
+        for (int k = 0; k < 4; k++) {
+            simde_mm256_storeu_ps(row + 8 * k, simde_mm256_permute2f128_ps(q[k], s[k], 0x20));
+            simde_mm256_storeu_ps(row + 8 * (k + 4), simde_mm256_permute2f128_ps(q[k], s[k], 0x31));
+        }
+    }
+#endif
+    for (; i < i1; i++) out[i] = grown_box(st, i, grow);
 }

@@ -5,6 +5,8 @@
 #ifndef SEPAX_KERNEL_H
 #define SEPAX_KERNEL_H
 
+#include <math.h>
+
 #include "store.h"
 
 /* Boxes in the grid's sorted order, a column per field (each array padded by 8 entries so a
@@ -25,6 +27,23 @@ static inline sepax_pair sepax_ordered_pair(uint32_t a, uint32_t ia, uint32_t b,
     both = (both << turn) | (both >> ((64u - turn) & 63u));
     return (sepax_pair){(uint32_t)both, (uint32_t)(both >> 32)};
 }
+
+/* How far the grid grows a box on each side beyond the margin: 2^-20 of its coordinates'
+ * size, so a pair the narrowphase calls touching, within its rounding, is always a
+ * candidate. */
+static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {
+    return (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-20f;
+}
+
+/* A grown box in index order, with what the build reads beside it (its filter and
+ * largest extent), in one 32-byte entry: the gather into sorted order reads one line a
+ * shape. The grid build's scratch (grid.c), written by the kernel's grid_boxes. */
+typedef struct sepax_grid_box {
+    float lx, ly, hx, hy;
+    sepax_filter f;
+    float ext;
+    uint32_t pad_;
+} sepax_grid_box;
 
 /* What a run is tested against: a box (its lower corner lowered like the soa's), a filter,
  * and whether the filter applies (0: every box passes it). */
@@ -76,6 +95,11 @@ typedef struct sepax_kernel {
      * grid's cell of owners shares. */
     size_t (*box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                        const uint32_t runs[4], int filter, sepax_pair *out, uint32_t *other);
+    /* the grid build's boxes of shapes i0 .. i1 - 1 into out[i0 .. i1 - 1]: each shape's
+     * bounds lowered by `grow` and both corners moved out by sepax_grid_slack, its filter,
+     * its larger side (grid.c's definition, computed in the same order) */
+    void (*grid_boxes)(const sepax_shapes *store, uint32_t i0, uint32_t i1, float grow,
+                       sepax_grid_box *out);
     /* whether every one of the poses passes sepax_pose_ok (pose_rules.h), exactly */
     int (*poses_valid)(const sepax_pose *poses, size_t count);
     /* the poses of `blocks` whole blocks into them, transposed (pose_kernel.c) */
@@ -107,15 +131,23 @@ extern const sepax_kernel sepax_kernel_neon;
 sepax_status sepax_kernel_for_query(const sepax_kernel **out);
 
 /* How a pair list's pair is computed, from its shapes' codes:
- *   SEPAX_PAIR_SLOT  two sharp polygons: an 8-lane slot per pair, a lane per
- *                    plane of A, edge normals only
+ *   SEPAX_PAIR_SLOT + sepax_slot_class(rows of A, rows of B)
+ *                    two sharp polygons: an 8-lane slot per pair, a lane per
+ *                    plane of A, edge normals only; a class per 4 or 8 rows
+ *                    of each, so a 4-row shape's vertices are projected 4
+ *                    times, not 8 (the padding repeats its last vertex, so
+ *                    the least projection is the same)
  *   SEPAX_PAIR_LANES + sepax_lane_class(rows of A, rows of B)
  *                    the rest: a pair per lane, each shape's first 1
  *                    (circle), 2 (capsule), 4 or 8 rows, edge normals, the
  *                    closest-vertices axis and the radii (sharp pairs come
  *                    here too under a positive margin, which asks for
  *                    distances, and those need the closest-vertices axis). */
-enum { SEPAX_PAIR_SLOT = 0, SEPAX_PAIR_LANES = 1, SEPAX_PAIR_CLASSES = SEPAX_PAIR_LANES + 16 };
+enum {
+    SEPAX_PAIR_SLOT = 0,
+    SEPAX_PAIR_LANES = SEPAX_PAIR_SLOT + 4,
+    SEPAX_PAIR_CLASSES = SEPAX_PAIR_LANES + 16
+};
 
 /* 0..3 for 1, 2, 4, 8 rows */
 static inline unsigned sepax_rows_index(unsigned code) {
@@ -127,10 +159,16 @@ static inline unsigned sepax_lane_class(unsigned rows_a, unsigned rows_b) {
     return SEPAX_PAIR_LANES + rows_a * 4u + rows_b;
 }
 
+/* rows_a, rows_b: 2 or 3 (4 or 8 rows) */
+static inline unsigned sepax_slot_class(unsigned rows_a, unsigned rows_b) {
+    return SEPAX_PAIR_SLOT + (rows_a - 2u) * 2u + (rows_b - 2u);
+}
+
 static inline unsigned sepax_pair_class(unsigned code_a, unsigned code_b, int margin_positive) {
     int sharp_a = code_a == SEPAX_CODE_SHARP4 || code_a == SEPAX_CODE_SHARP8;
     int sharp_b = code_b == SEPAX_CODE_SHARP4 || code_b == SEPAX_CODE_SHARP8;
-    if (sharp_a && sharp_b && !margin_positive) return SEPAX_PAIR_SLOT;
+    if (sharp_a && sharp_b && !margin_positive)
+        return sepax_slot_class(sepax_rows_index(code_a), sepax_rows_index(code_b));
     return sepax_lane_class(sepax_rows_index(code_a), sepax_rows_index(code_b));
 }
 

@@ -91,8 +91,11 @@ static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
 /* ---- slots: a pair per 8 lanes ---- */
 
 /* sep_a: per plane of A, the least projection of B minus A's offset (how far
- * B lies outside that edge); sep_b: the same for B's planes against A. */
-static inline void pair_separations(const rec_ptr *a, const rec_ptr *b, lf *sep_a, lf *sep_b) {
+ * B lies outside that edge); sep_b: the same for B's planes against A. nb and
+ * na (4 or 8): the vertices of B and of A that count, the rest repeating the
+ * last of them (which cannot change a least projection, bit for bit). */
+static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, int na, int nb,
+                                           lf *sep_a, lf *sep_b) {
     lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
     lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
     lf min_a = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0])),
@@ -101,12 +104,16 @@ static inline void pair_separations(const rec_ptr *a, const rec_ptr *b, lf *sep_
                       lf_mul(bny, lf_bcast(&a[0]->y[0], &SLOT1(a)->y[0])));
     UNROLL8
     for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
-        lf da = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
-                       lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j])));
-        lf db = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
-                       lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j])));
-        min_a = lf_min(da, min_a);
-        min_b = lf_min(db, min_b);
+        if (j < nb) {
+            lf da = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
+                           lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j])));
+            min_a = lf_min(da, min_a);
+        }
+        if (j < na) {
+            lf db = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
+                           lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j])));
+            min_b = lf_min(db, min_b);
+        }
     }
     *sep_a = lf_sub(min_a, lf_load(a[0]->c, SLOT1(a)->c));
     *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
@@ -114,10 +121,10 @@ static inline void pair_separations(const rec_ptr *a, const rec_ptr *b, lf *sep_
 
 /* Results of one step of SEPAX_P sharp pairs: the largest of A's planes
  * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
-static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int collide, float margin,
-                                    uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
+static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, int nb, int collide,
+                                    float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
     lf sa, sb;
-    pair_separations(a, b, &sa, &sb);
+    pair_separations(a, b, na, nb, &sa, &sb);
     lf mx = lf_slot_max(lf_max(sa, sb));
     float m[LANES];
     lf_store(mx, m);
@@ -380,11 +387,11 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
 }
 
 /* Sharp pairs pairs[base + idx[k]] (idx NULL: pairs[base + k]) for k < n, a
- * slot each. A short tail repeats its last pair in the spare slots and keeps
- * only the live results. */
+ * slot each, A's shapes held by na rows and B's by nb (4 or 8). A short tail
+ * repeats its last pair in the spare slots and keeps only the live results. */
 static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                                    const uint16_t *idx, size_t n, int collide, float margin,
-                                    uint8_t *hit, sepax_hit *out, uint8_t *axis) {
+                                    const uint16_t *idx, size_t n, int na, int nb, int collide,
+                                    float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
     for (size_t i = 0; i < n; i += SEPAX_P) {
         int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
@@ -400,7 +407,7 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
         }
         uint8_t h[SEPAX_P], ax[SEPAX_P];
         sepax_hit o[SEPAX_P];
-        slot_step(a, b, collide, margin, h, o, ax);
+        slot_step(a, b, na, nb, collide, margin, h, o, ax);
         for (int p = 0; p < live; p++) {
             if (collide) {
                 out[pos[p]] = o[p];
@@ -664,29 +671,37 @@ typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_
     CLASS_RUN(lanes_##ra##rb##_sweep, run_sweep(st, pairs, base, idx, n, 1 << ra, 1 << rb, job))
 #define LANE_RUNS_A(ra) LANE_RUNS(ra, 0) LANE_RUNS(ra, 1) LANE_RUNS(ra, 2) LANE_RUNS(ra, 3)
 
-CLASS_RUN(slots_overlap,
-          run_slots(st, pairs, base, idx, n, 0, job->margin, job->hit, job->out, job->axis))
-CLASS_RUN(slots_collide,
-          run_slots(st, pairs, base, idx, n, 1, job->margin, job->hit, job->out, job->axis))
+#define SLOT_RUNS(ra, rb)                                                                          \
+    CLASS_RUN(slots_##ra##rb##_overlap, run_slots(st, pairs, base, idx, n, ra, rb, 0, job->margin, \
+                                                  job->hit, job->out, job->axis))                  \
+    CLASS_RUN(slots_##ra##rb##_collide, run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, \
+                                                  job->hit, job->out, job->axis))
+SLOT_RUNS(4, 4)
+SLOT_RUNS(4, 8)
+SLOT_RUNS(8, 4)
+SLOT_RUNS(8, 8)
 LANE_RUNS_A(0)
 LANE_RUNS_A(1)
 LANE_RUNS_A(2)
 LANE_RUNS_A(3)
 
 #define LANE_ROW(ra, q) lanes_##ra##0_##q, lanes_##ra##1_##q, lanes_##ra##2_##q, lanes_##ra##3_##q
-/* in class order (kernel.h): the slot class, then A's rows outer, B's inner.
- * Sweeps run every pair in lanes (run_pairs never gives them the slot class). */
+/* in class order (kernel.h): the slot classes, then the lane classes, each A's
+ * rows outer, B's inner. Sweeps run every pair in lanes (run_pairs never gives
+ * them a slot class). */
 enum { QUERY_OVERLAP, QUERY_COLLIDE, QUERY_SWEEP };
 static const class_run k_class_run[3][SEPAX_PAIR_CLASSES] = {
-    {slots_overlap, LANE_ROW(0, overlap), LANE_ROW(1, overlap), LANE_ROW(2, overlap),
-     LANE_ROW(3, overlap)},
-    {slots_collide, LANE_ROW(0, collide), LANE_ROW(1, collide), LANE_ROW(2, collide),
-     LANE_ROW(3, collide)},
-    {NULL, LANE_ROW(0, sweep), LANE_ROW(1, sweep), LANE_ROW(2, sweep), LANE_ROW(3, sweep)},
+    {slots_44_overlap, slots_48_overlap, slots_84_overlap, slots_88_overlap, LANE_ROW(0, overlap),
+     LANE_ROW(1, overlap), LANE_ROW(2, overlap), LANE_ROW(3, overlap)},
+    {slots_44_collide, slots_48_collide, slots_84_collide, slots_88_collide, LANE_ROW(0, collide),
+     LANE_ROW(1, collide), LANE_ROW(2, collide), LANE_ROW(3, collide)},
+    {NULL, NULL, NULL, NULL, LANE_ROW(0, sweep), LANE_ROW(1, sweep), LANE_ROW(2, sweep),
+     LANE_ROW(3, sweep)},
 };
 #undef LANE_ROW
 #undef LANE_RUNS_A
 #undef LANE_RUNS
+#undef SLOT_RUNS
 #undef CLASS_RUN
 
 static NOINLINE void circles_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
@@ -702,8 +717,8 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
 /* ---- walking a pair list ---- */
 
 /* Pairs sorted at a time: each class pads its last step with repeats, on
- * average half a step of spare lanes for each of 17 classes, so a long
- * chunk wastes few lanes (8.5 steps in 256: 3%). Its buffers take 3 bytes
+ * average half a step of spare lanes for each of 20 classes, so a long
+ * chunk wastes few lanes (10 steps in 256: 4%). Its buffers take 3 bytes
  * a pair of stack (6.5 KiB with 8 lanes, 13 KiB with 16) and stay in L1. */
 #define CHUNK (256 * LANES)
 
@@ -719,8 +734,8 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
             circles_overlap(st, pairs, n, job->margin, job->hit);
         return;
     }
-    if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) { /* of sharp polygons only */
-        run[SEPAX_PAIR_SLOT](st, pairs, 0, NULL, n, job);
+    if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) {  /* of sharp polygons only */
+        run[sepax_slot_class(3, 3)](st, pairs, 0, NULL, n, job); /* 8 rows: any polygon */
         return;
     }
     /* mixed: sort each chunk's pairs by class (a counting sort, each class's
@@ -980,7 +995,9 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
                                         uint32_t *out); /* grid_kernel.c */
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                                          const uint32_t runs[4], int filter, sepax_pair *out,
-                                         uint32_t *other);                       /* grid_kernel.c */
+                                         uint32_t *other); /* grid_kernel.c */
+void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_shapes *store, uint32_t i0, uint32_t i1,
+                                         float grow, sepax_grid_box *out);       /* grid_kernel.c */
 int CAT(SEPAX_KERNEL_NAME, _poses_valid)(const sepax_pose *poses, size_t count); /* pose_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _poses_store)(sepax_pose_block *dst, const sepax_pose *poses,
                                           size_t blocks); /* pose_kernel.c */
@@ -1001,6 +1018,7 @@ const sepax_kernel SEPAX_KERNEL_NAME = {
     CAT(SEPAX_KERNEL_NAME, _contacts),
     CAT(SEPAX_KERNEL_NAME, _box_run),
     CAT(SEPAX_KERNEL_NAME, _box_cell),
+    CAT(SEPAX_KERNEL_NAME, _grid_boxes),
     CAT(SEPAX_KERNEL_NAME, _poses_valid),
     CAT(SEPAX_KERNEL_NAME, _poses_store),
 };

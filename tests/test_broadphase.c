@@ -989,6 +989,64 @@ Test(broadphase, range_test_over_several_runs) {
     cr_assert(kernels >= 2);
 }
 
+/* The grid build's boxes (grid_boxes) on every kernel copy against the definition written
+ * plainly from the public bounds and filters, bit for bit: ranges that start and end inside
+ * a block of 8 or cover none whole, margins, shapes far out (where the slack is large), and
+ * nothing written outside the range. */
+Test(broadphase, grid_boxes_of_every_kernel) {
+    enum { N = 203 };
+    sepax_shapes *s = make_store(N - 3, 21, 3);
+    cr_assert_eq(sepax_shapes_count(s), N);
+    wl_rng r = {5};
+    for (uint32_t i = 0; i < N; i += 7) { /* some shapes far out, either side */
+        float far = (float)wl_range(&r, -3, 3) * 250000.0f;
+        sepax_pose p = {{far + wl_unit(&r), -far * 0.5f}, sepax_rot(wl_unit(&r) * 6.0f)};
+        cr_assert_eq(sepax_shapes_set_poses(s, i, 1, &p), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    static const struct {
+        uint32_t i0, i1;
+        float grow;
+    } ranges[] = {{0, N, 0.0f}, {3, N - 5, 0.25f}, {8, 16, 1e-3f},
+                  {5, 7, 2.0f}, {9, 9, 1.0f},      {16, 40, 0.0f}};
+    static sepax_grid_box got[N + 8], want[N + 8];
+    int kernels = 0;
+    for (int ki = 0; ki < test_kernel_count(); ki++) {
+        const test_kernel *t = test_kernel_at(ki);
+        if (!t->runnable) continue;
+        kernels++;
+        for (size_t c = 0; c < sizeof ranges / sizeof ranges[0]; c++) {
+            uint32_t i0 = ranges[c].i0, i1 = ranges[c].i1;
+            float grow = ranges[c].grow;
+            memset(got, 0xA5, sizeof got);
+            memcpy(want, got, sizeof want);
+            for (uint32_t i = i0; i < i1; i++) {
+                sepax_aabb b;
+                sepax_filter f;
+                cr_assert_eq(sepax_shapes_aabb(s, i, &b), SEPAX_OK);
+                cr_assert_eq(sepax_shapes_get_filter(s, i, &f), SEPAX_OK);
+                float lx = b.lower.x, ly = b.lower.y, hx = b.upper.x, hy = b.upper.y;
+                float slack = (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-20f;
+                lx = lx - grow - slack;
+                ly = ly - grow - slack;
+                hx = hx + slack;
+                hy = hy + slack;
+                float w = hx - lx, h = hy - ly;
+                want[i] = (sepax_grid_box){lx, ly, hx, hy, f, w > h ? w : h, 0};
+            }
+            t->k->grid_boxes(s, i0, i1, grow, got);
+            for (uint32_t i = 0; i < N + 8; i++)
+                cr_assert(memcmp(&got[i], &want[i], sizeof got[i]) == 0,
+                          "%s, range %u .. %u, grow %g: box %u differs (lx %a, want %a; ext %a, "
+                          "want %a)",
+                          t->name, i0, i1, (double)grow, i, (double)got[i].lx, (double)want[i].lx,
+                          (double)got[i].ext, (double)want[i].ext);
+        }
+    }
+    cr_assert(kernels >= 2);
+    sepax_shapes_destroy(s);
+}
+
 /* The kernels' cell test (a cell's owners against two runs, the first only past each owner)
  * against brute force on every kernel copy the tests link: owners at and off the vector
  * width, empty runs, a first run that starts at the first owner or before it, with and
