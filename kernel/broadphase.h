@@ -35,13 +35,21 @@ enum { BP_PHASE_UPDATE, BP_PHASE_GRID, BP_PHASE_PAIRS, BP_PHASE_COPY, BP_PHASES 
 
 typedef struct sepax_pool sepax_pool;
 
-typedef sepax_grid_box bp_box;
+/* A grown box in index order, with what the build reads beside it (its filter and
+ * largest extent), in one 32-byte entry: the gather into sorted order reads one line a
+ * shape. The build's scratch. */
+typedef struct bp_box {
+    float lx, ly, hx, hy;
+    sepax_filter f;
+    float ext;
+    uint32_t pad_;
+} bp_box;
 
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
     uint32_t pos[BP_PIECE + BP_PAD];
-    sepax_pair tile[BP_TILE + BP_PAD];     /* cell tests' pairs */
-    uint32_t tile_other[BP_TILE + BP_PAD]; /* and the index of each one's found shape */
+    uint32_t tile[BP_TILE + BP_PAD];     /* a cell test's positions */
+    uint32_t tile_own[BP_TILE + BP_PAD]; /* and the owner of each */
     sepax_pair cand[BP_BATCH + BP_PIECE];
     uint8_t flag[BP_BATCH + BP_PIECE];
     uint8_t axis[BP_BATCH + BP_PIECE];
@@ -151,9 +159,16 @@ typedef struct bp_span {
 } bp_span;
 bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx, float hy);
 
+/* How far the grid grows a box on each side beyond the margin: 2^-20 of its coordinates'
+ * size, so a pair the narrowphase calls touching, within its rounding, is always a
+ * candidate. */
+static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {
+    return (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-20f;
+}
+
 /* The boxes in sorted order, for the kernel's box_run. */
 static inline sepax_box_soa sepax_grid_soa(const sepax_broadphase *bp) {
-    sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask, bp->sid};
+    sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask};
     return soa;
 }
 

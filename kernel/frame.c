@@ -175,6 +175,17 @@ static inline void prefetch_shape(const sepax_shapes *store, uint32_t b) {
     __builtin_prefetch(&store->disc[b]);
 }
 
+/* The pair of ids a (index ia) and b (index ib), the lower index first, whichever shape owns
+ * it, without a branch (in a dense frame the order is a coin toss). */
+static inline sepax_pair ordered_pair(uint32_t a, uint32_t ia, uint32_t b, uint32_t ib) {
+    /* both ids in one word, its halves swapped by a rotation when b comes first: a select
+     * the compiler cannot turn into a branch, in a handful of scalar instructions */
+    uint64_t both = (uint64_t)a | (uint64_t)b << 32;
+    unsigned turn = (unsigned)(ia > ib) << 5;
+    both = (both << turn) | (both >> ((64u - turn) & 63u));
+    return (sepax_pair){(uint32_t)both, (uint32_t)(both >> 32)};
+}
+
 /* Pair an owner with the `got` positions at pos, through the worker's batch. */
 static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, const owner *o,
                       const uint32_t *pos, size_t got) {
@@ -182,7 +193,7 @@ static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, c
     for (size_t i = 0; i < got; i++) {
         uint32_t idb = bp->sid[pos[i]], b = sepax_id_index(idb);
         if (f->test != SEPAX_TEST_AABB) prefetch_shape(f->store, b);
-        w->cand[m + i] = sepax_ordered_pair(o->id, o->index, idb, b);
+        w->cand[m + i] = ordered_pair(o->id, o->index, idb, b);
     }
     m += got;
     if (m >= BP_BATCH) {
@@ -192,17 +203,22 @@ static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, c
     return m;
 }
 
-/* The `n` pairs of cell tests (the index of each one's found shape in other) through the
- * worker's batch, in slices that fit it, prefetching the found shapes' records. */
+/* Pair the `n` positions at pos each with its owner at own (a cell test's output), through
+ * the worker's batch, in slices that fit it: one loop over the candidates, where owner by
+ * owner a call and a branch per owner were a third of the pairing's time. */
 static size_t take_owned(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
-                         const sepax_pair *pairs, const uint32_t *other, size_t n) {
+                         const uint32_t *pos, const uint32_t *own, size_t n) {
+    const sepax_broadphase *bp = f->bp;
     const sepax_shapes *store = f->store;
     const int prefetch = f->test != SEPAX_TEST_AABB;
     for (size_t j = 0; j < n;) {
         size_t got = n - j < BP_BATCH + BP_PIECE - m ? n - j : BP_BATCH + BP_PIECE - m;
-        memcpy(w->cand + m, pairs + j, got * sizeof *pairs);
-        if (prefetch)
-            for (size_t i = 0; i < got; i++) prefetch_shape(store, other[j + i]);
+        for (size_t i = 0; i < got; i++) {
+            uint32_t ida = bp->sid[own[j + i]], idb = bp->sid[pos[j + i]];
+            uint32_t b = sepax_id_index(idb);
+            if (prefetch) prefetch_shape(store, b);
+            w->cand[m + i] = ordered_pair(ida, sepax_id_index(ida), idb, b);
+        }
         m += got;
         j += got;
         if (m >= BP_BATCH) {
@@ -316,7 +332,7 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
         }
         uint32_t total = (runs[1] - p) + (runs[3] - runs[2]);
         if (total > BP_PIECE) { /* a crowded cell: owner by owner, piece by piece */
-            m = take_owned(f, w, m, c, w->tile, w->tile_other, nt); /* in order */
+            m = take_owned(f, w, m, c, w->tile, w->tile_own, nt); /* in order */
             nt = 0;
             for (; p < last; p++) {
                 owner o = owner_at(bp, p);
@@ -331,18 +347,18 @@ static size_t pair_self(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
         while (p < last) {
             uint32_t owners = last - p < per ? last - p : per;
             if (nt + (size_t)owners * total > BP_TILE) {
-                m = take_owned(f, w, m, c, w->tile, w->tile_other, nt);
+                m = take_owned(f, w, m, c, w->tile, w->tile_own, nt);
                 nt = 0;
             }
             runs[0] = p;
             /* a group pairs with itself only when its one filter meets itself: the
              * filter test is needed only when groups are off */
-            nt += f->k->box_cell(&soa, p, owners, runs, !bp->grouped, w->tile + nt,
-                                 w->tile_other + nt);
+            nt +=
+                f->k->box_cell(&soa, p, owners, runs, !bp->grouped, w->tile + nt, w->tile_own + nt);
             p += owners;
         }
     }
-    return take_owned(f, w, m, c, w->tile, w->tile_other, nt);
+    return take_owned(f, w, m, c, w->tile, w->tile_own, nt);
 }
 
 /* A small owner and another group: the 3 x 3 cells around its own (only the smaller group

@@ -97,7 +97,6 @@ typedef void build_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t
 struct build_ctx {
     sepax_broadphase *bp;
     const sepax_shapes *s;
-    const sepax_kernel *k;
     float grow, limit;
     build_part *parts;
     build_step *step;
@@ -120,16 +119,24 @@ static void run_step(build_ctx *b, build_step *step) {
     sepax_bp_for_shapes(b->bp, b->s->count, step_task, b->items, b);
 }
 
-/* Boxes grown by the margin and the slack (the kernel's grid_boxes), and a histogram of
- * their extents, in index order. */
+/* Boxes grown by the margin and the slack, and their extents, in index order. */
 static void boxes_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     uint32_t *hist = b->parts[item].hist;
     memset(hist, 0, sizeof b->parts[item].hist);
-    b->k->grid_boxes(b->s, i0, i1, b->grow, bp->ubox);
     for (uint32_t i = i0; i < i1; i++) {
+        const sepax_aabb_block *a = &b->s->aabb[i / SEPAX_BLOCK_LANES];
+        unsigned l = i % SEPAX_BLOCK_LANES;
+        float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
+        float slack = sepax_grid_slack(lx, ly, hx, hy);
+        lx = lx - b->grow - slack;
+        ly = ly - b->grow - slack;
+        hx = hx + slack;
+        hy = hy + slack;
+        float w = hx - lx, h = hy - ly, e = w > h ? w : h;
+        bp->ubox[i] = (bp_box){lx, ly, hx, hy, b->s->filter[i], e, 0};
         uint32_t bits; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
-        memcpy(&bits, &bp->ubox[i].ext, sizeof bits);
+        memcpy(&bits, &e, sizeof bits);
         hist[(bits >> 23) & 0xffu]++;
     }
 }
@@ -406,9 +413,6 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
                               float cell_size) {
     uint32_t n = s->count;
     bp->built = 0;
-    const sepax_kernel *k;
-    sepax_status st = sepax_kernel_for_query(&k);
-    if (st != SEPAX_OK) return st;
     if (!reserve_shapes(bp, n)) return SEPAX_ERR_NOMEM;
     float grow = margin > 0.0f ? margin : 0.0f;
     uint32_t items = (uint32_t)(((size_t)n + BP_BUILD_SHAPES - 1) / BP_BUILD_SHAPES);
@@ -416,7 +420,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     if (!sepax_bp_reserve(bp, (void **)&bp->parts, &cap_parts, items + 1, sizeof(build_part)))
         return SEPAX_ERR_NOMEM;
     bp->cap_parts = cap_parts;
-    build_ctx ctx = {bp, s, k, grow, 0.0f, bp->parts, NULL, items};
+    build_ctx ctx = {bp, s, grow, 0.0f, bp->parts, NULL, items};
     run_step(&ctx, boxes_step);
     /* small shapes: up to 4x the top of the median size's power-of-two bucket (a few
      * bosses or walls must not make every cell huge), or up to a given cell */

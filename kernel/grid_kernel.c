@@ -20,10 +20,8 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
                                         uint32_t nruns, const sepax_box_probe *probe,
                                         uint32_t *out);
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
-                                         const uint32_t runs[4], int filter, sepax_pair *out,
-                                         uint32_t *other);
-void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_shapes *st, uint32_t i0, uint32_t i1,
-                                         float grow, sepax_grid_box *out);
+                                         const uint32_t runs[4], int filter, uint32_t *out,
+                                         uint32_t *owner_of);
 
 /* Append begin + k for every set bit k of `bits`, in order: every lane is written, the
  * count advances only past the passing ones (out has room for the whole vector). */
@@ -172,66 +170,20 @@ test_lanes(const sepax_box_soa *soa, uint32_t j, const probe_lanes *q, int use_f
 }
 #endif
 
-/* An owner's id and index, for the pairs a cell test emits. */
-typedef struct owner_lanes {
-    uint32_t id, index;
-#if BOX_WIDE
-    simde__m256i vid, vindex;
-#endif
-} owner_lanes;
-
-static inline owner_lanes owner_lanes_of(uint32_t id) {
-    owner_lanes o;
-    o.id = id;
-    o.index = id & SEPAX_ID_INDEX_MASK;
-#if BOX_WIDE
-    o.vid = simde_mm256_set1_epi32((int32_t)o.id);
-    o.vindex = simde_mm256_set1_epi32((int32_t)o.index);
-#endif
-    return o;
-}
-
 #if BOX_WIDE
 #define EMIT(out, n, base, bits) emit_wide(out, n, base, bits)
-/* The owner's pairs with the shapes of positions j + k for the set bits k of `bits`, in
- * order, and those shapes' indices: the ids of the vector compressed by the same table as
- * emit_wide, each put beside the owner's (the lower index first) by compares and blends, the
- * pairs interleaved from the two halves. All 8 lanes of each are written. */
-static inline size_t emit_pairs(sepax_pair *out, uint32_t *other, size_t n, const uint32_t *sid,
-                                uint32_t j, unsigned bits, const owner_lanes *o) {
-    static const int32_t shift[8] = {0, 4, 8, 12, 16, 20, 24, 28};
-    simde__m256i lanes = simde_mm256_and_si256(
-        simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)k_compress[bits]),
-                               simde_mm256_loadu_si256((const void *)shift)),
-        simde_mm256_set1_epi32(7));
-    simde__m256i id =
-        simde_mm256_permutevar8x32_epi32(simde_mm256_loadu_si256((const void *)(sid + j)), lanes);
-    simde__m256i index = simde_mm256_and_si256(id, simde_mm256_set1_epi32(SEPAX_ID_INDEX_MASK));
-    /* a float blend: it reads each lane's sign, where a byte blend needs every byte set */
-    simde__m256 found_first = simde_mm256_castsi256_ps(simde_mm256_cmpgt_epi32(o->vindex, index));
-    simde__m256 fid = simde_mm256_castsi256_ps(id), fown = simde_mm256_castsi256_ps(o->vid);
-    simde__m256i lo = simde_mm256_castps_si256(simde_mm256_blendv_ps(fown, fid, found_first));
-    simde__m256i hi = simde_mm256_castps_si256(simde_mm256_blendv_ps(fid, fown, found_first));
-    simde__m256i p01_45 = simde_mm256_unpacklo_epi32(lo, hi);
-    simde__m256i p23_67 = simde_mm256_unpackhi_epi32(lo, hi);
-    simde_mm256_storeu_si256((void *)(out + n),
-                             simde_mm256_permute2x128_si256(p01_45, p23_67, 0x20));
-    simde_mm256_storeu_si256((void *)(out + n + 4),
-                             simde_mm256_permute2x128_si256(p01_45, p23_67, 0x31));
-    simde_mm256_storeu_si256((void *)(other + n), index);
-    return n + (size_t)__builtin_popcount(bits);
+/* emit, and the owner beside each position: all 8 lanes of both, like emit_wide */
+static inline size_t emit_owned(uint32_t *out, uint32_t *owner_of, size_t n, uint32_t base,
+                                unsigned bits, uint32_t owner) {
+    simde_mm256_storeu_si256((void *)(owner_of + n), simde_mm256_set1_epi32((int32_t)owner));
+    return emit_wide(out, n, base, bits);
 }
 #else
 #define EMIT(out, n, base, bits) emit(out, n, base, bits, W)
-static inline size_t emit_pairs(sepax_pair *out, uint32_t *other, size_t n, const uint32_t *sid,
-                                uint32_t j, unsigned bits, const owner_lanes *o) {
-    for (int k = 0; k < W; k++) {
-        uint32_t id = sid[j + (uint32_t)k], index = id & SEPAX_ID_INDEX_MASK;
-        out[n] = sepax_ordered_pair(o->id, o->index, id, index);
-        other[n] = index;
-        n += (bits >> k) & 1u;
-    }
-    return n;
+static inline size_t emit_owned(uint32_t *out, uint32_t *owner_of, size_t n, uint32_t base,
+                                unsigned bits, uint32_t owner) {
+    for (int k = 0; k < W; k++) owner_of[n + (size_t)k] = owner;
+    return emit(out, n, base, bits, W);
 }
 #endif
 
@@ -272,103 +224,30 @@ static inline unsigned lanes_after(uint32_t j, uint32_t p) {
 /* box_cell's loops, the filter test compiled in or out. */
 static inline __attribute__((always_inline)) size_t
 cell_owners(const sepax_box_soa *soa, uint32_t first, uint32_t owners, const uint32_t runs[4],
-            int use_filter, sepax_pair *out, uint32_t *other) {
+            int use_filter, uint32_t *out, uint32_t *owner_of) {
     size_t n = 0;
     const uint32_t a0 = runs[0], a1 = runs[1], b0 = runs[2], b1 = runs[3];
     for (uint32_t p = first; p < first + owners; p++) {
         const sepax_box_probe probe = {soa->lox[p], soa->loy[p],  soa->hix[p], soa->hiy[p],
                                        soa->cat[p], soa->mask[p], 1,           0};
         const probe_lanes q = probe_lanes_of(&probe);
-        const owner_lanes o = owner_lanes_of(soa->sid[p]);
         /* the same trip counts for every owner of the call: the loop branches are learnt */
         for (uint32_t j = a0; j < a1; j += W) {
             unsigned bits = test_lanes(soa, j, &q, use_filter);
-            n = emit_pairs(out, other, n, soa->sid, j, bits & live_lanes(j, a1) & lanes_after(j, p),
-                           &o);
+            n = emit_owned(out, owner_of, n, j, bits & live_lanes(j, a1) & lanes_after(j, p), p);
         }
         for (uint32_t j = b0; j < b1; j += W) {
             unsigned bits = test_lanes(soa, j, &q, use_filter);
-            n = emit_pairs(out, other, n, soa->sid, j, bits & live_lanes(j, b1), &o);
+            n = emit_owned(out, owner_of, n, j, bits & live_lanes(j, b1), p);
         }
     }
     return n;
 }
 
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
-                                         const uint32_t runs[4], int filter, sepax_pair *out,
-                                         uint32_t *other) {
+                                         const uint32_t runs[4], int filter, uint32_t *out,
+                                         uint32_t *owner_of) {
     const sepax_box_soa cols = *soa; /* by value, as in box_run */
-    return filter ? cell_owners(&cols, first, owners, runs, 1, out, other)
-                  : cell_owners(&cols, first, owners, runs, 0, out, other);
-}
-
-/* One shape's grown box, as grid.c defines it. */
-static inline sepax_grid_box grown_box(const sepax_shapes *st, uint32_t i, float grow) {
-    const sepax_aabb_block *a = &st->aabb[i / SEPAX_BLOCK_LANES];
-    unsigned l = i % SEPAX_BLOCK_LANES;
-    float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
-    float slack = sepax_grid_slack(lx, ly, hx, hy);
-    lx = lx - grow - slack;
-    ly = ly - grow - slack;
-    hx = hx + slack;
-    hy = hy + slack;
-    float w = hx - lx, h = hy - ly, e = w > h ? w : h;
-    sepax_grid_box box = {lx, ly, hx, hy, st->filter[i], e, 0};
-    return box;
-}
-
-void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_shapes *st, uint32_t i0, uint32_t i1,
-                                         float grow, sepax_grid_box *out) {
-    uint32_t i = i0;
-#if BOX_WIDE
-    for (; i < i1 && i % SEPAX_BLOCK_LANES; i++) out[i] = grown_box(st, i, grow);
-    /* a block of 8 at a time: its bounds are columns already; the boxes are rows of 8
-     * words, a transpose of (lx, ly, hx, hy) and of (category, mask, extent, 0) */
-    const simde__m256 g = simde_mm256_set1_ps(grow), tiny = simde_mm256_set1_ps(0x1p-20f);
-    const simde__m256 sign = simde_mm256_set1_ps(-0.0f), zero = simde_mm256_setzero_ps();
-    for (; i1 - i >= SEPAX_BLOCK_LANES; i += SEPAX_BLOCK_LANES) {
-        const sepax_aabb_block *a = &st->aabb[i / SEPAX_BLOCK_LANES];
-        simde__m256 lx = simde_mm256_loadu_ps(a->minx), ly = simde_mm256_loadu_ps(a->miny);
-        simde__m256 hx = simde_mm256_loadu_ps(a->maxx), hy = simde_mm256_loadu_ps(a->maxy);
-        simde__m256 slack = simde_mm256_add_ps(
-            simde_mm256_add_ps(simde_mm256_add_ps(simde_mm256_andnot_ps(sign, lx),
-                                                  simde_mm256_andnot_ps(sign, hx)),
-                               simde_mm256_andnot_ps(sign, ly)),
-            simde_mm256_andnot_ps(sign, hy));
-        slack = simde_mm256_mul_ps(slack, tiny);
-        lx = simde_mm256_sub_ps(simde_mm256_sub_ps(lx, g), slack);
-        ly = simde_mm256_sub_ps(simde_mm256_sub_ps(ly, g), slack);
-        hx = simde_mm256_add_ps(hx, slack);
-        hy = simde_mm256_add_ps(hy, slack);
-        /* max(w, h) is w > h ? w : h, as the scalar line */
-        simde__m256 e = simde_mm256_max_ps(simde_mm256_sub_ps(hx, lx), simde_mm256_sub_ps(hy, ly));
-        const float *f = (const float *)&st->filter[i];
-        simde__m256 f03 = simde_mm256_loadu_ps(f), f47 = simde_mm256_loadu_ps(f + 8);
-#define PD(x) simde_mm256_castps_pd(x)
-#define PS(x) simde_mm256_castpd_ps(x)
-        simde__m256 xy01 = simde_mm256_unpacklo_ps(lx, ly), xy23 = simde_mm256_unpackhi_ps(lx, ly);
-        simde__m256 hxy01 = simde_mm256_unpacklo_ps(hx, hy),
-                    hxy23 = simde_mm256_unpackhi_ps(hx, hy);
-        simde__m256 e01 = simde_mm256_unpacklo_ps(e, zero), e23 = simde_mm256_unpackhi_ps(e, zero);
-        simde__m256 f01 = simde_mm256_permute2f128_ps(f03, f47, 0x20);
-        simde__m256 f23 = simde_mm256_permute2f128_ps(f03, f47, 0x31);
-        /* q[k], s[k]: the two halves of boxes k (low 128 bits) and k + 4 (high) */
-        simde__m256 q[4] = {PS(simde_mm256_unpacklo_pd(PD(xy01), PD(hxy01))),
-                            PS(simde_mm256_unpackhi_pd(PD(xy01), PD(hxy01))),
-                            PS(simde_mm256_unpacklo_pd(PD(xy23), PD(hxy23))),
-                            PS(simde_mm256_unpackhi_pd(PD(xy23), PD(hxy23)))};
-        simde__m256 s[4] = {PS(simde_mm256_unpacklo_pd(PD(f01), PD(e01))),
-                            PS(simde_mm256_unpackhi_pd(PD(f01), PD(e01))),
-                            PS(simde_mm256_unpacklo_pd(PD(f23), PD(e23))),
-                            PS(simde_mm256_unpackhi_pd(PD(f23), PD(e23)))};
-#undef PD
-#undef PS
-        float *row = (float *)&out[i];
-        for (int k = 0; k < 4; k++) {
-            simde_mm256_storeu_ps(row + 8 * k, simde_mm256_permute2f128_ps(q[k], s[k], 0x20));
-            simde_mm256_storeu_ps(row + 8 * (k + 4), simde_mm256_permute2f128_ps(q[k], s[k], 0x31));
-        }
-    }
-#endif
-    for (; i < i1; i++) out[i] = grown_box(st, i, grow);
+    return filter ? cell_owners(&cols, first, owners, runs, 1, out, owner_of)
+                  : cell_owners(&cols, first, owners, runs, 0, out, owner_of);
 }

@@ -5,8 +5,6 @@
 #ifndef SEPAX_KERNEL_H
 #define SEPAX_KERNEL_H
 
-#include <math.h>
-
 #include "store.h"
 
 /* Boxes in the grid's sorted order, a column per field (each array padded by 8 entries so a
@@ -15,35 +13,7 @@
 typedef struct sepax_box_soa {
     const float *lox, *loy, *hix, *hiy;
     const uint32_t *cat, *mask;
-    const uint32_t *sid; /* the shape id at each position */
 } sepax_box_soa;
-
-/* The pair of ids a (index ia) and b (index ib), the lower index first, without a branch
- * (in a dense frame the order is a coin toss): both ids in one word, its halves swapped by a
- * rotation when b comes first, a select the compiler cannot turn into a branch. */
-static inline sepax_pair sepax_ordered_pair(uint32_t a, uint32_t ia, uint32_t b, uint32_t ib) {
-    uint64_t both = (uint64_t)a | (uint64_t)b << 32;
-    unsigned turn = (unsigned)(ia > ib) << 5;
-    both = (both << turn) | (both >> ((64u - turn) & 63u));
-    return (sepax_pair){(uint32_t)both, (uint32_t)(both >> 32)};
-}
-
-/* How far the grid grows a box on each side beyond the margin: 2^-20 of its coordinates'
- * size, so a pair the narrowphase calls touching, within its rounding, is always a
- * candidate. */
-static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {
-    return (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-20f;
-}
-
-/* A grown box in index order, with what the build reads beside it (its filter and
- * largest extent), in one 32-byte entry: the gather into sorted order reads one line a
- * shape. The grid build's scratch (grid.c), written by the kernel's grid_boxes. */
-typedef struct sepax_grid_box {
-    float lx, ly, hx, hy;
-    sepax_filter f;
-    float ext;
-    uint32_t pad_;
-} sepax_grid_box;
 
 /* What a run is tested against: a box (its lower corner lowered like the soa's), a filter,
  * and whether the filter applies (0: every box passes it). */
@@ -89,17 +59,11 @@ typedef struct sepax_kernel {
     /* the grid's cell test: each owner p = first .. first + owners - 1 (a box of soa) against
      * the positions of run runs[0] .. runs[1] - 1 past p, then of run runs[2] .. runs[3] - 1,
      * those whose boxes overlap p's and, when `filter`, whose filters pass p's, ascending
-     * within a run, owner by owner: into out the pair of their ids (sepax_ordered_pair), into
-     * other at the same index the found shape's index (room in each for owners * (both runs'
-     * lengths) + 8). Returns the total. Every owner of a call runs the same loops, which a
-     * grid's cell of owners shares. */
+     * within a run, owner by owner, into out, and each one's owner into owner_of at the same
+     * index (room in each for owners * (both runs' lengths) + 8). Returns the total. Every
+     * owner of a call runs the same loops, which a grid's cell of owners shares. */
     size_t (*box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
-                       const uint32_t runs[4], int filter, sepax_pair *out, uint32_t *other);
-    /* the grid build's boxes of shapes i0 .. i1 - 1 into out[i0 .. i1 - 1]: each shape's
-     * bounds lowered by `grow` and both corners moved out by sepax_grid_slack, its filter,
-     * its larger side (grid.c's definition, computed in the same order) */
-    void (*grid_boxes)(const sepax_shapes *store, uint32_t i0, uint32_t i1, float grow,
-                       sepax_grid_box *out);
+                       const uint32_t runs[4], int filter, uint32_t *out, uint32_t *owner_of);
     /* whether every one of the poses passes sepax_pose_ok (pose_rules.h), exactly */
     int (*poses_valid)(const sepax_pose *poses, size_t count);
     /* the poses of `blocks` whole blocks into them, transposed (pose_kernel.c) */

@@ -994,10 +994,8 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
                                         uint32_t nruns, const sepax_box_probe *probe,
                                         uint32_t *out); /* grid_kernel.c */
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
-                                         const uint32_t runs[4], int filter, sepax_pair *out,
-                                         uint32_t *other); /* grid_kernel.c */
-void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_shapes *store, uint32_t i0, uint32_t i1,
-                                         float grow, sepax_grid_box *out);       /* grid_kernel.c */
+                                         const uint32_t runs[4], int filter, uint32_t *out,
+                                         uint32_t *owner_of);                    /* grid_kernel.c */
 int CAT(SEPAX_KERNEL_NAME, _poses_valid)(const sepax_pose *poses, size_t count); /* pose_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _poses_store)(sepax_pose_block *dst, const sepax_pose *poses,
                                           size_t blocks); /* pose_kernel.c */
@@ -1018,7 +1016,6 @@ const sepax_kernel SEPAX_KERNEL_NAME = {
     CAT(SEPAX_KERNEL_NAME, _contacts),
     CAT(SEPAX_KERNEL_NAME, _box_run),
     CAT(SEPAX_KERNEL_NAME, _box_cell),
-    CAT(SEPAX_KERNEL_NAME, _grid_boxes),
     CAT(SEPAX_KERNEL_NAME, _poses_valid),
     CAT(SEPAX_KERNEL_NAME, _poses_store),
 };

@@ -910,7 +910,6 @@ typedef struct test_boxes {
     float lox[BOXES_N + BOXES_PAD], loy[BOXES_N + BOXES_PAD];
     float hix[BOXES_N + BOXES_PAD], hiy[BOXES_N + BOXES_PAD];
     uint32_t cat[BOXES_N + BOXES_PAD], mask[BOXES_N + BOXES_PAD];
-    uint32_t sid[BOXES_N + BOXES_PAD];
 } test_boxes;
 
 static sepax_box_soa random_boxes(test_boxes *b, uint64_t seed, uint32_t span) {
@@ -922,18 +921,8 @@ static sepax_box_soa random_boxes(test_boxes *b, uint64_t seed, uint32_t span) {
         b->hiy[i] = b->loy[i] + (float)(runs_rng(&g) % 6);
         b->cat[i] = 1u << (runs_rng(&g) % 4);
         b->mask[i] = (uint32_t)(runs_rng(&g) % 16);
-        b->sid[i] = (uint32_t)i;
     }
-    /* ids: the positions' shapes shuffled (so a pair's lower index is either side), each
-     * with a generation in the high bits the pairs must keep */
-    for (int i = BOXES_N - 1; i > 0; i--) {
-        int k = (int)(runs_rng(&g) % (uint64_t)(i + 1));
-        uint32_t t = b->sid[i];
-        b->sid[i] = b->sid[k];
-        b->sid[k] = t;
-    }
-    for (int i = 0; i < BOXES_N; i++) b->sid[i] |= (uint32_t)(runs_rng(&g) % 256) << 24;
-    sepax_box_soa soa = {b->lox, b->loy, b->hix, b->hiy, b->cat, b->mask, b->sid};
+    sepax_box_soa soa = {b->lox, b->loy, b->hix, b->hiy, b->cat, b->mask};
     return soa;
 }
 
@@ -989,78 +978,17 @@ Test(broadphase, range_test_over_several_runs) {
     cr_assert(kernels >= 2);
 }
 
-/* The grid build's boxes (grid_boxes) on every kernel copy against the definition written
- * plainly from the public bounds and filters, bit for bit: ranges that start and end inside
- * a block of 8 or cover none whole, margins, shapes far out (where the slack is large), and
- * nothing written outside the range. */
-Test(broadphase, grid_boxes_of_every_kernel) {
-    enum { N = 203 };
-    sepax_shapes *s = make_store(N - 3, 21, 3);
-    cr_assert_eq(sepax_shapes_count(s), N);
-    wl_rng r = {5};
-    for (uint32_t i = 0; i < N; i += 7) { /* some shapes far out, either side */
-        float far = (float)wl_range(&r, -3, 3) * 250000.0f;
-        sepax_pose p = {{far + wl_unit(&r), -far * 0.5f}, sepax_rot(wl_unit(&r) * 6.0f)};
-        cr_assert_eq(sepax_shapes_set_poses(s, i, 1, &p), SEPAX_OK);
-    }
-    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
-    static const struct {
-        uint32_t i0, i1;
-        float grow;
-    } ranges[] = {{0, N, 0.0f}, {3, N - 5, 0.25f}, {8, 16, 1e-3f},
-                  {5, 7, 2.0f}, {9, 9, 1.0f},      {16, 40, 0.0f}};
-    static sepax_grid_box got[N + 8], want[N + 8];
-    int kernels = 0;
-    for (int ki = 0; ki < test_kernel_count(); ki++) {
-        const test_kernel *t = test_kernel_at(ki);
-        if (!t->runnable) continue;
-        kernels++;
-        for (size_t c = 0; c < sizeof ranges / sizeof ranges[0]; c++) {
-            uint32_t i0 = ranges[c].i0, i1 = ranges[c].i1;
-            float grow = ranges[c].grow;
-            memset(got, 0xA5, sizeof got);
-            memcpy(want, got, sizeof want);
-            for (uint32_t i = i0; i < i1; i++) {
-                sepax_aabb b;
-                sepax_filter f;
-                cr_assert_eq(sepax_shapes_aabb(s, i, &b), SEPAX_OK);
-                cr_assert_eq(sepax_shapes_get_filter(s, i, &f), SEPAX_OK);
-                float lx = b.lower.x, ly = b.lower.y, hx = b.upper.x, hy = b.upper.y;
-                float slack = (fabsf(lx) + fabsf(hx) + fabsf(ly) + fabsf(hy)) * 0x1p-20f;
-                lx = lx - grow - slack;
-                ly = ly - grow - slack;
-                hx = hx + slack;
-                hy = hy + slack;
-                float w = hx - lx, h = hy - ly;
-                want[i] = (sepax_grid_box){lx, ly, hx, hy, f, w > h ? w : h, 0};
-            }
-            t->k->grid_boxes(s, i0, i1, grow, got);
-            for (uint32_t i = 0; i < N + 8; i++)
-                cr_assert(memcmp(&got[i], &want[i], sizeof got[i]) == 0,
-                          "%s, range %u .. %u, grow %g: box %u differs (lx %a, want %a; ext %a, "
-                          "want %a)",
-                          t->name, i0, i1, (double)grow, i, (double)got[i].lx, (double)want[i].lx,
-                          (double)got[i].ext, (double)want[i].ext);
-        }
-    }
-    cr_assert(kernels >= 2);
-    sepax_shapes_destroy(s);
-}
-
 /* The kernels' cell test (a cell's owners against two runs, the first only past each owner)
  * against brute force on every kernel copy the tests link: owners at and off the vector
  * width, empty runs, a first run that starts at the first owner or before it, with and
- * without the filter test, boxes that touch exactly; the pairs of shuffled ids with
- * generations, the lower index first. */
+ * without the filter test, boxes that touch exactly. */
 Test(broadphase, cell_test_of_several_owners) {
     enum { N = BOXES_N, PAD = BOXES_PAD, MAXOUT = 8 * 128 + PAD };
     static test_boxes boxes;
     sepax_box_soa soa = random_boxes(&boxes, 5, 30);
     const float *lox = boxes.lox, *loy = boxes.loy, *hix = boxes.hix, *hiy = boxes.hiy;
     const uint32_t *cat = boxes.cat, *mask = boxes.mask;
-    const uint32_t *sid = boxes.sid;
-    static sepax_pair want[MAXOUT], got[MAXOUT];
-    static uint32_t want_other[MAXOUT], got_other[MAXOUT];
+    static uint32_t want[MAXOUT], got[MAXOUT], want_own[MAXOUT], got_own[MAXOUT];
     int kernels = 0;
     size_t found = 0;
     for (int ki = 0; ki < test_kernel_count(); ki++) {
@@ -1087,39 +1015,30 @@ Test(broadphase, cell_test_of_several_owners) {
                                   hiy[j] >= loy[p];
                         int pass = !filter || ((cat[p] & mask[j]) != 0 && (cat[j] & mask[p]) != 0);
                         if (box && pass) {
-                            /* the lower index first, written plainly */
-                            uint32_t ip = sid[p] & SEPAX_ID_INDEX_MASK;
-                            uint32_t ij = sid[j] & SEPAX_ID_INDEX_MASK;
-                            want[nwant].a = ip < ij ? sid[p] : sid[j];
-                            want[nwant].b = ip < ij ? sid[j] : sid[p];
-                            want_other[nwant++] = ij;
+                            want_own[nwant] = p;
+                            want[nwant++] = j;
                         }
                     }
             }
             /* the room the kernel is promised, then a canary it must not touch */
             uint32_t room = owners * (runs[1] - runs[0] + len1) + PAD;
             cr_assert(room <= MAXOUT);
+            for (uint32_t i = room; i < MAXOUT; i++) got[i] = got_own[i] = 0xc0ffee00u + i;
+            size_t n = t->k->box_cell(&soa, first, owners, runs, filter, got, got_own);
             for (uint32_t i = room; i < MAXOUT; i++) {
-                got[i] = (sepax_pair){0xc0ffee00u + i, ~i};
-                got_other[i] = 0xc0ffee00u + i;
-            }
-            size_t n = t->k->box_cell(&soa, first, owners, runs, filter, got, got_other);
-            for (uint32_t i = room; i < MAXOUT; i++) {
-                cr_assert(got[i].a == 0xc0ffee00u + i && got[i].b == ~i,
-                          "%s, round %d: wrote past its room at %u", t->name, round, i);
-                cr_assert_eq(got_other[i], 0xc0ffee00u + i,
-                             "%s, round %d: wrote indices past their room at %u", t->name, round,
-                             i);
+                cr_assert_eq(got[i], 0xc0ffee00u + i, "%s, round %d: wrote past its room at %u",
+                             t->name, round, i);
+                cr_assert_eq(got_own[i], 0xc0ffee00u + i,
+                             "%s, round %d: wrote owners past their room at %u", t->name, round, i);
             }
             cr_assert_eq(n, nwant, "%s, round %d: %zu positions, brute force %zu", t->name, round,
                          n, nwant);
             for (size_t i = 0; i < n; i++) {
-                cr_assert(got[i].a == want[i].a && got[i].b == want[i].b,
-                          "%s, round %d, pair %zu: (%#x, %#x), brute force (%#x, %#x)", t->name,
-                          round, i, got[i].a, got[i].b, want[i].a, want[i].b);
-                cr_assert_eq(got_other[i], want_other[i],
-                             "%s, round %d, pair %zu: found index %u, brute force %u", t->name,
-                             round, i, got_other[i], want_other[i]);
+                cr_assert_eq(got[i], want[i], "%s, round %d, position %zu: %u, brute force %u",
+                             t->name, round, i, got[i], want[i]);
+                cr_assert_eq(got_own[i], want_own[i],
+                             "%s, round %d, position %zu: owner %u, brute force %u", t->name, round,
+                             i, got_own[i], want_own[i]);
             }
             found += n;
         }
