@@ -367,16 +367,6 @@ static sepax_status check_pose(const sepax_pose *p) {
     return SEPAX_OK;
 }
 
-/* Whether every pose passes check_pose, in one pass without a branch per pose (a game sets
- * every pose every frame): the kernel's vector check, or without a kernel (a bad
- * SEPAX_BACKEND) the rules one pose a step. */
-static int poses_valid(const sepax_kernel *k, const sepax_pose *poses, size_t count) {
-    if (k) return k->poses_valid(poses, count);
-    int ok = 1;
-    for (size_t i = 0; i < count; i++) ok &= sepax_pose_ok(&poses[i]);
-    return ok;
-}
-
 static void set_pose_lane(sepax_shapes *store, uint32_t id, const sepax_pose *q) {
     sepax_pose_block *p = &store->pose[id / L];
     unsigned lane = id % L;
@@ -393,9 +383,11 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
     if (count == 0) return SEPAX_OK;
     if (!poses) return SEPAX_ERR_NULL;
     if ((uintptr_t)poses % _Alignof(sepax_pose)) return SEPAX_ERR_MISALIGNED;
-    const sepax_kernel *k = NULL;
-    if (sepax_kernel_for_query(&k) != SEPAX_OK) k = NULL;
-    if (!poses_valid(k, poses, count)) { /* all or nothing: the first bad pose's status */
+    /* the whole batch in one pass without a branch per pose (a game sets every pose every
+     * frame); without a chosen kernel (a bad SEPAX_BACKEND), the scalar copy's */
+    const sepax_kernel *k;
+    if (sepax_kernel_for_query(&k) != SEPAX_OK) k = &sepax_kernel_scalar;
+    if (!k->poses_valid(poses, count)) { /* all or nothing: the first bad pose's status */
         for (size_t i = 0; i < count; i++) {
             sepax_status st = check_pose(&poses[i]);
             if (st != SEPAX_OK) return st;
@@ -403,21 +395,9 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
     }
     size_t i = 0;
     for (; i < count && (first + i) % L; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
-    size_t blocks = (count - i) / L;
-    if (k) { /* whole blocks: the kernel's transpose */
-        k->poses_store(&store->pose[(first + i) / L], poses + i, blocks);
-        i += blocks * L;
-    }
-    for (; count - i >= L; i += L) {
-        sepax_pose_block *p = &store->pose[(first + i) / L];
-        const sepax_pose *q = poses + i;
-        for (unsigned l = 0; l < L; l++) {
-            p->px[l] = q[l].position.x;
-            p->py[l] = q[l].position.y;
-            p->c[l] = q[l].rotation.c;
-            p->s[l] = q[l].rotation.s;
-        }
-    }
+    size_t blocks = (count - i) / L; /* whole blocks: the kernel's transpose */
+    k->poses_store(&store->pose[(first + i) / L], poses + i, blocks);
+    i += blocks * L;
     for (; i < count; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
     return SEPAX_OK;
 }
