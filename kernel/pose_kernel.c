@@ -2,7 +2,7 @@
  * batch check of every pose's rules (pose_rules.h) and the transpose into pose
  * blocks, 8 (AVX2, AVX-512) or 4 poses a step. One pose a step, they took
  * about 48 instructions a pose (5% of a particles frame's, all on the calling
- * thread); now about 8. The check computes what sepax_pose_ok does, in the same order
+ * thread); now about 10. The check computes what sepax_pose_ok does, in the same order
  * (integer compares on the bits of |x| and |y|; c*c + s*s - 1 in double, whose
  * squares of floats are exact), so every backend accepts the same poses. */
 #include "kernel.h"
