@@ -652,8 +652,8 @@ static sepax_rotation edge_rotation(wl_rng *r) {
     if (pick == 0) return (sepax_rotation){NAN, q.s};
     if (pick == 1) return (sepax_rotation){q.c, INFINITY};
     if (pick == 2) return (sepax_rotation){0.0f, 0.0f};
-    if (pick < 10) {
-        float e = (wl_unit(r) - 0.5f) * (2.0f / 65536.0f);
+    if (pick < 10) { /* c^2 + s^2 - 1 is about 2e: up to twice the tolerance either way */
+        float e = (wl_unit(r) - 0.5f) * (2.0f * SEPAX_ROT_TOL);
         return (sepax_rotation){q.c * (1.0f + e), q.s * (1.0f + e)};
     }
     return q;
