@@ -17,8 +17,10 @@
  *      from cancelling itself out.
  *   3. The normal is the entry plane's, or the corner's direction at contact,
  *      or for pairs touching at the start the least penetration's.
- * The arithmetic is the kernel's (sat_kernel.c, sweep_lanes), operation for
- * operation, so the two agree bit for bit. */
+ * The arithmetic is the kernel's (sat_kernel.c, sweep_lanes), so the two
+ * agree bit for bit. The kernel takes two shortcuts with the same results: B's
+ * rates as n.(-v), and a still plane's exit from the division itself (IEEE
+ * infinities) instead of the `never` flag; the equivalence tests hold it to this. */
 #include <math.h>
 
 #include "reference.h"

@@ -450,10 +450,16 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     for (int side = 0; side < 2; side++) {
         const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
         int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
+        /* A moves by -v against B's planes: n.(-v) is -(n.v) exactly, the reference's
+         * 0 - n.v but for the sign of a zero, which the + 0 below clears anyway */
+        lf wx = side ? lf_sub(zero, vx) : vx, wy = side ? lf_sub(zero, vy) : vy;
         for (int i = 0; i < np; i++) {
             lf s = lf_sub(least_projection(p->nx[i], p->ny[i], v, nv), p->c[i]);
-            lf dot = lf_add(lf_mul(p->nx[i], vx), lf_mul(p->ny[i], vy));
-            lf rate = side ? lf_sub(zero, dot) : dot; /* A moves by -v against B's planes */
+            /* + 0 turns a -0 rate into +0, so that the division below gives a still
+             * plane's exit by IEEE rules: +Inf within the radii, -Inf beyond them
+             * (before any t_c >= 0: they never meet), NaN exactly at them, which the
+             * min ignores (it returns its second operand, on every backend) */
+            lf rate = lf_add(lf_add(lf_mul(p->nx[i], wx), lf_mul(p->ny[i], wy)), zero);
             lf px = side ? lf_sub(zero, p->nx[i]) : p->nx[i];
             lf py = side ? lf_sub(zero, p->ny[i]) : p->ny[i];
             lf tc = lf_div(lf_sub(radii, s), rate);
@@ -461,10 +467,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
             in_nx = lf_sel_gt(enter, t_in, px, in_nx);
             in_ny = lf_sel_gt(enter, t_in, py, in_ny);
             t_in = lf_max(enter, t_in);
-            /* a plane not moving and beyond the radii never lets them meet: it exits at
-             * -Inf, before any t_c >= 0 (one min where a flag of its own took four ops) */
-            lf still = lf_sel_gt(s, radii, ninf, inf);
-            t_out = lf_min(lf_sel_gt(rate, zero, tc, lf_sel_lt(rate, zero, inf, still)), t_out);
+            t_out = lf_min(lf_sel_lt(rate, zero, inf, tc), t_out);
             n0x = lf_sel_gt(s, s0, px, n0x);
             n0y = lf_sel_gt(s, s0, py, n0y);
             s0 = lf_max(s, s0);
