@@ -57,12 +57,25 @@ static const float k_axis_code[SEPAX_AXIS_VERTICES + 1] = {0, 1,  2,  3,  4,  5,
                                                            9, 10, 11, 12, 13, 14, 15, 16};
 static _Alignas(64) const float k_ninf[8] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY,
                                              -INFINITY, -INFINITY, -INFINITY, -INFINITY};
+/* the bits of the uint32_t 1 (a hit flag), as a float for lane selects: no arithmetic
+ * ever touches it, it is only selected and stored */
+static _Alignas(64) const float k_hit_bits[8] = {0x1p-149f, 0x1p-149f, 0x1p-149f, 0x1p-149f,
+                                                 0x1p-149f, 0x1p-149f, 0x1p-149f, 0x1p-149f};
 
 static inline uint32_t float_bits(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     return u;
 }
+
+/* run_sweep and store_rays write the hits as rows of floats (the flag as its bits) */
+_Static_assert(sizeof(sepax_sweep_hit) == 4 * sizeof(float) && offsetof(sepax_sweep_hit, t) == 4 &&
+                   offsetof(sepax_sweep_hit, normal) == 8,
+               "sepax_sweep_hit is four 4-byte fields");
+_Static_assert(sizeof(sepax_ray_hit) == 6 * sizeof(float) &&
+                   offsetof(sepax_ray_hit, fraction) == 4 && offsetof(sepax_ray_hit, point) == 8 &&
+                   offsetof(sepax_ray_hit, normal) == 16,
+               "sepax_ray_hit is six 4-byte fields");
 
 static inline float bits_float(uint32_t u) {
     float f;
@@ -567,18 +580,15 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
         lf t, nx, ny;
         lf ok = sweep_lanes(&a, na, &b, nb, lf_load(fvx, fvx + 8), lf_load(fvy, fvy + 8),
                             lf_load(k_one, k_one), &t, &nx, &ny);
-        float fo[LANES], ft[LANES], fx[LANES], fy[LANES];
-        lf_store(ok, fo);
-        lf_store(t, ft);
-        lf_store(nx, fx);
-        lf_store(ny, fy);
+        /* the results as columns of the hits' fields (+0 for -0, all zero on a miss), then
+         * each lane's four as one record: a select per field and step, not per lane */
+        lf zero = lf_load(k_zero, k_zero), col[4] = {lf_load(k_hit_bits, k_hit_bits), t, nx, ny};
+        _Alignas(64) float f[4][LANES];
+        for (int c = 0; c < 4; c++)
+            lf_store(lf_sel_gt(ok, zero, c ? lf_add(col[c], zero) : col[c], zero), f[c]);
         for (int k = 0; k < LANES; k++) {
-            uint32_t keep = 0u - (uint32_t)(fo[k] != 0.0f); /* +0 for zeros, all zero on a miss */
-            sepax_sweep_hit h = {keep & 1u,
-                                 bits_float(float_bits(ft[k] + 0.0f) & keep),
-                                 {bits_float(float_bits(fx[k] + 0.0f) & keep),
-                                  bits_float(float_bits(fy[k] + 0.0f) & keep)}};
-            job->sweep[pos[k]] = h;
+            float h[4] = {f[0][k], f[1][k], f[2][k], f[3][k]};
+            memcpy(&job->sweep[pos[k]], h, sizeof h);
         }
     }
 }
@@ -598,22 +608,18 @@ static ALWAYS_INLINE void store_rays(lf ok, lf t, lf nx, lf ny, lf ox, lf oy, lf
                                      const size_t *pos, int k0, int k1, sepax_ray_hit *out) {
     lf zero = lf_load(k_zero, k_zero);
     t = lf_add(t, zero); /* -0 is +0, before the point is made from it */
-    float fo[LANES], ft[LANES], fx[LANES], fy[LANES], fpx[LANES], fpy[LANES];
-    lf_store(ok, fo);
-    lf_store(t, ft);
-    lf_store(nx, fx);
-    lf_store(ny, fy);
-    lf_store(lf_add(ox, lf_mul(t, dx)), fpx);
-    lf_store(lf_add(oy, lf_mul(t, dy)), fpy);
+    /* as run_sweep: columns of the fields (+0 for -0, all zero on a miss), then records */
+    lf col[6] = {lf_load(k_hit_bits, k_hit_bits),
+                 t,
+                 lf_add(lf_add(ox, lf_mul(t, dx)), zero),
+                 lf_add(lf_add(oy, lf_mul(t, dy)), zero),
+                 lf_add(nx, zero),
+                 lf_add(ny, zero)};
+    _Alignas(64) float f[6][LANES];
+    for (int c = 0; c < 6; c++) lf_store(lf_sel_gt(ok, zero, col[c], zero), f[c]);
     for (int k = k0; k < k1; k++) {
-        uint32_t keep = 0u - (uint32_t)(fo[k] != 0.0f);
-        sepax_ray_hit h = {keep & 1u,
-                           bits_float(float_bits(ft[k]) & keep),
-                           {bits_float(float_bits(fpx[k] + 0.0f) & keep),
-                            bits_float(float_bits(fpy[k] + 0.0f) & keep)},
-                           {bits_float(float_bits(fx[k] + 0.0f) & keep),
-                            bits_float(float_bits(fy[k] + 0.0f) & keep)}};
-        out[pos[k]] = h;
+        float h[6] = {f[0][k], f[1][k], f[2][k], f[3][k], f[4][k], f[5][k]};
+        memcpy(&out[pos[k]], h, sizeof h);
     }
 }
 
