@@ -108,10 +108,16 @@ sepax_status sepax_collide_manifold(const sepax_shapes *store, const sepax_pair 
     return sepax_collide_manifold_opt(store, pairs, n, NULL, out);
 }
 
-/* A sweep's velocities: finite, within SEPAX_SWEEP_LIMIT; NULL is no motion. */
+/* A sweep's velocities: finite, within SEPAX_SWEEP_LIMIT; NULL is no motion. A
+ * branch-free scan first (each bound also fails NaN and the infinities), then, only
+ * when it fails, the first bad velocity's status. */
 static sepax_status check_velocities(const sepax_vec2 *v, size_t n) {
     if (!v) return SEPAX_OK;
     if ((uintptr_t)v % _Alignof(sepax_vec2)) return SEPAX_ERR_MISALIGNED;
+    int ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= (fabsf(v[i].x) <= SEPAX_SWEEP_LIMIT) & (fabsf(v[i].y) <= SEPAX_SWEEP_LIMIT);
+    if (ok) return SEPAX_OK;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(v[i].x) || !isfinite(v[i].y)) return SEPAX_ERR_NONFINITE;
         if (fabsf(v[i].x) > SEPAX_SWEEP_LIMIT || fabsf(v[i].y) > SEPAX_SWEEP_LIMIT)
@@ -214,6 +220,29 @@ sepax_status sepax_ray_check(const sepax_ray *r) {
     return SEPAX_OK;
 }
 
+/* Whether every id names a live shape, branch-free, as all_live. */
+static int ids_live(const sepax_shapes *s, const uint32_t *ids, size_t n) {
+    uint32_t bad = 0, count = s->count;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t ix = ids[i] & SEPAX_ID_INDEX_MASK, in = ix < count;
+        bad |= (in ^ 1u) | ((uint32_t)s->gen[ix * in] ^ (ids[i] >> SEPAX_ID_INDEX_BITS));
+    }
+    return bad == 0;
+}
+
+/* Whether every ray passes sepax_ray_check: its bounds, each of which also fails NaN and
+ * the infinities, so finiteness needs no test of its own. */
+static int rays_ok(const sepax_ray *r, size_t n) {
+    int ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= (fabsf(r[i].origin.x) <= SEPAX_COORD_LIMIT) &
+              (fabsf(r[i].origin.y) <= SEPAX_COORD_LIMIT) &
+              (fabsf(r[i].direction.x) <= SEPAX_SWEEP_LIMIT) &
+              (fabsf(r[i].direction.y) <= SEPAX_SWEEP_LIMIT) & (r[i].max_fraction >= 0.0f) &
+              (r[i].max_fraction <= SEPAX_SWEEP_LIMIT);
+    return ok;
+}
+
 sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, const uint32_t *shapes,
                            size_t n, sepax_ray_hit *out) {
     if (!store) return SEPAX_ERR_NULL;
@@ -223,13 +252,18 @@ sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, con
         (uintptr_t)out % _Alignof(sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
-    for (size_t i = 0; i < n; i++) {
-        sepax_status st = sepax_check_id(store, shapes[i]);
-        if (st != SEPAX_OK) return st;
+    /* branch-free scans first; the first bad entry's status only when one fails */
+    if (!ids_live(store, shapes, n)) {
+        for (size_t i = 0; i < n; i++) {
+            sepax_status st = sepax_check_id(store, shapes[i]);
+            if (st != SEPAX_OK) return st;
+        }
     }
-    for (size_t i = 0; i < n; i++) {
-        sepax_status st = sepax_ray_check(&rays[i]);
-        if (st != SEPAX_OK) return st;
+    if (!rays_ok(rays, n)) {
+        for (size_t i = 0; i < n; i++) {
+            sepax_status st = sepax_ray_check(&rays[i]);
+            if (st != SEPAX_OK) return st;
+        }
     }
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);

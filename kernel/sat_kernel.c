@@ -593,6 +593,88 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
     }
 }
 
+/* Swept SAT for SEPAX_P sharp pairs, a slot each (a lane per plane: A's in one register,
+ * B's in another), B moving by (vx[p], vy[p]) relative to A over t in [0, 1]. The same
+ * arithmetic as sweep_lanes for a pair with no radius, each plane in its own lane, then
+ * reduced across the slot: the latest entry and its first plane (as sweep_lanes' strict >
+ * keeps the first), the earliest exit, and the planes' SAT at t = 0 with its first plane.
+ * A still plane's exit is NaN exactly at contact, which sweep_lanes' running min skips; here
+ * min(x, +Inf) turns it into +Inf first, so the reduction's order cannot matter (a zero's
+ * sign in the entry, exit or t = 0 separation reaches no result: they are only compared,
+ * and t comes out as max(entry, 0)). Padding planes repeat the last, as for collide. */
+static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, int na, int nb,
+                                          const float *vx, const float *vy, sepax_sweep_hit *out) {
+    lf sa, sb;
+    pair_separations(a, b, na, nb, &sa, &sb);
+    lf zero = lf_load(k_zero, k_zero), ninf = lf_load(k_ninf, k_ninf), inf = lf_sub(zero, ninf);
+    lf wx = lf_bcast(&vx[0], &SLOT1(vx)), wy = lf_bcast(&vy[0], &SLOT1(vy));
+    lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
+    lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
+    /* rates as sweep_lanes makes them: n.v for A's planes, n.(0 - v) for B's, + 0 */
+    lf ra = lf_add(lf_add(lf_mul(anx, wx), lf_mul(any, wy)), zero);
+    lf rb = lf_add(lf_add(lf_mul(bnx, lf_sub(zero, wx)), lf_mul(bny, lf_sub(zero, wy))), zero);
+    lf ta = lf_div(lf_sub(zero, sa), ra), tb = lf_div(lf_sub(zero, sb), rb);
+    lf ea = lf_sel_lt(ra, zero, ta, ninf), eb = lf_sel_lt(rb, zero, tb, ninf);
+    lf xa = lf_min(lf_sel_lt(ra, zero, inf, ta), inf),
+       xb = lf_min(lf_sel_lt(rb, zero, inf, tb), inf);
+    lf t_in = lf_slot_max(lf_max(ea, eb)), t_out = lf_slot_min(lf_min(xa, xb));
+    lf s0 = lf_slot_max(lf_max(sa, sb));
+    float fin[LANES], fout[LANES];
+    lf_store(t_in, fin);
+    lf_store(t_out, fout);
+    unsigned in_a = lf_eq_bits(ea, t_in), in_b = lf_eq_bits(eb, t_in);
+    unsigned s_a = lf_eq_bits(sa, s0), s_b = lf_eq_bits(sb, s0);
+    for (int p = 0; p < SEPAX_P; p++) {
+        float tin = fin[8 * p], tout = fout[8 * p];
+        int entered = tin > 0.0f;
+        float tc = pick(entered, tin, 0.0f);
+        int ok = !(tin > tout) & !(tc > 1.0f) & !(tc > tout);
+        /* the entry plane's normal, or at t = 0 the least penetration's: the lowest equal
+         * plane, A's before B's; bit 17 keeps the index defined for any bits */
+        unsigned m = 0u - (unsigned)entered;
+        unsigned lo = (in_a & m) | (s_a & ~m), hi = (in_b & m) | (s_b & ~m);
+        unsigned bits = ((lo >> (8 * p)) & 0xffu) | ((hi >> (8 * p)) & 0xffu) << 8;
+        unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
+        const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
+        /* B's normals reversed by their sign bit: sweep_lanes' 0 - n differs from -n only
+         * in a zero's sign, which the + 0 below clears in both */
+        uint32_t flip = (uint32_t)(axis >= 8u) << 31, keep = 0u - (uint32_t)ok;
+        float nx = bits_float(float_bits(owner->nx[axis & 7u]) ^ flip);
+        float ny = bits_float(float_bits(owner->ny[axis & 7u]) ^ flip);
+        out[p].hit = keep & 1u;
+        out[p].t = bits_float(float_bits(tc + 0.0f) & keep);
+        out[p].normal.x = bits_float(float_bits(nx + 0.0f) & keep);
+        out[p].normal.y = bits_float(float_bits(ny + 0.0f) & keep);
+    }
+}
+
+/* Sharp pairs pairs[base + idx[k]] (idx NULL: pairs[base + k]) for k < n, swept, a slot
+ * each (na, nb: 4 or 8 rows); a short tail repeats its last pair, as run_slots. */
+static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pair *pairs,
+                                         size_t base, const uint16_t *idx, size_t n, int na, int nb,
+                                         const pair_job *job) {
+    const sepax_poly_rec *rec = st->rec;
+    for (size_t i = 0; i < n; i += SEPAX_P) {
+        int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
+        size_t pos[SEPAX_P];
+        rec_ptr a[SEPAX_P], b[SEPAX_P];
+        float fvx[SEPAX_P], fvy[SEPAX_P];
+        for (int p = 0; p < SEPAX_P; p++) {
+            size_t k = i + (size_t)(p < live ? p : live - 1);
+            pos[p] = base + (idx ? idx[k] : k);
+            a[p] = rec + (pairs[pos[p]].a & SEPAX_ID_INDEX_MASK);
+            b[p] = rec + (pairs[pos[p]].b & SEPAX_ID_INDEX_MASK);
+            sepax_vec2 va = job->va ? job->va[pos[p]] : (sepax_vec2){0.0f, 0.0f};
+            sepax_vec2 vb = job->vb ? job->vb[pos[p]] : (sepax_vec2){0.0f, 0.0f};
+            fvx[p] = vb.x - va.x;
+            fvy[p] = vb.y - va.y;
+        }
+        sepax_sweep_hit o[SEPAX_P];
+        slot_sweep_step(a, b, na, nb, fvx, fvy, o);
+        for (int p = 0; p < live; p++) job->sweep[pos[p]] = o[p];
+    }
+}
+
 /* ---- raycasts: a ray is a point (no planes, no radius) sweeping against a shape ---- */
 
 /* The rays' origins as the moving shape B of sweep_lanes, and the results of
@@ -655,6 +737,61 @@ static NOINLINE void run_rays(const sepax_shapes *st, const sepax_ray *rays, con
     }
 }
 
+/* Rays rays[base + idx[k]] against sharp polygons ids[same], k < n, a slot each (a lane per
+ * plane): sweep_lanes' arithmetic for a point B with no planes and no radius, reduced across
+ * the slot as slot_sweep_step reduces it (the same reasoning for NaN exits and zeros). */
+static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays,
+                                   const uint32_t *ids, size_t base, const uint16_t *idx, size_t n,
+                                   sepax_ray_hit *out) {
+    const sepax_poly_rec *rec = st->rec;
+    lf zero = lf_load(k_zero, k_zero), ninf = lf_load(k_ninf, k_ninf), inf = lf_sub(zero, ninf);
+    for (size_t i = 0; i < n; i += SEPAX_P) {
+        int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
+        size_t pos[SEPAX_P];
+        rec_ptr a[SEPAX_P];
+        const sepax_ray *r[SEPAX_P];
+        for (int p = 0; p < SEPAX_P; p++) {
+            pos[p] = base + idx[i + (size_t)(p < live ? p : live - 1)];
+            a[p] = rec + (ids[pos[p]] & SEPAX_ID_INDEX_MASK);
+            r[p] = &rays[pos[p]];
+        }
+        lf ox = lf_bcast(&r[0]->origin.x, &SLOT1(r)->origin.x);
+        lf oy = lf_bcast(&r[0]->origin.y, &SLOT1(r)->origin.y);
+        lf dx = lf_bcast(&r[0]->direction.x, &SLOT1(r)->direction.x);
+        lf dy = lf_bcast(&r[0]->direction.y, &SLOT1(r)->direction.y);
+        lf nx = lf_load(a[0]->nx, SLOT1(a)->nx), ny = lf_load(a[0]->ny, SLOT1(a)->ny);
+        lf s = lf_sub(lf_add(lf_mul(nx, ox), lf_mul(ny, oy)), lf_load(a[0]->c, SLOT1(a)->c));
+        lf rate = lf_add(lf_add(lf_mul(nx, dx), lf_mul(ny, dy)), zero);
+        lf tc = lf_div(lf_sub(zero, s), rate);
+        lf enter = lf_sel_lt(rate, zero, tc, ninf);
+        lf t_in = lf_slot_max(enter);
+        lf t_out = lf_slot_min(lf_min(lf_sel_lt(rate, zero, inf, tc), inf));
+        lf s0 = lf_slot_max(s);
+        float fin[LANES], fout[LANES];
+        lf_store(t_in, fin);
+        lf_store(t_out, fout);
+        unsigned in_bits = lf_eq_bits(enter, t_in), s_bits = lf_eq_bits(s, s0);
+        for (int p = 0; p < live; p++) {
+            float tin = fin[8 * p], tout = fout[8 * p];
+            int entered = tin > 0.0f;
+            float t = pick(entered, tin, 0.0f);
+            int ok = !(tin > tout) & !(t > r[p]->max_fraction) & !(t > tout);
+            unsigned m = 0u - (unsigned)entered;
+            unsigned bits = ((in_bits & m) | (s_bits & ~m)) >> (8 * p);
+            unsigned plane = (unsigned)__builtin_ctz((bits & 0xffu) | 0x100u) & 7u;
+            uint32_t keep = 0u - (uint32_t)ok;
+            float f[6] = {bits_float(keep & 1u),
+                          t + 0.0f,
+                          (r[p]->origin.x + t * r[p]->direction.x) + 0.0f,
+                          (r[p]->origin.y + t * r[p]->direction.y) + 0.0f,
+                          a[p]->nx[plane] + 0.0f,
+                          a[p]->ny[plane] + 0.0f};
+            for (int c = 1; c < 6; c++) f[c] = bits_float(float_bits(f[c]) & keep);
+            memcpy(&out[pos[p]], f, sizeof f);
+        }
+    }
+}
+
 /* ---- one function per pair class and query ----
  * Each class's loop is its own function, called once per class and chunk:
  * the call costs nothing next to a chunk's work, and compilers (register
@@ -684,7 +821,8 @@ typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_
     CLASS_RUN(slots_##ra##rb##_overlap, run_slots(st, pairs, base, idx, n, ra, rb, 0, job->margin, \
                                                   job->hit, job->out, job->axis))                  \
     CLASS_RUN(slots_##ra##rb##_collide, run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, \
-                                                  job->hit, job->out, job->axis))
+                                                  job->hit, job->out, job->axis))                  \
+    CLASS_RUN(slots_##ra##rb##_sweep, run_slot_sweep(st, pairs, base, idx, n, ra, rb, job))
 SLOT_RUNS(4, 4)
 SLOT_RUNS(4, 8)
 SLOT_RUNS(8, 4)
@@ -696,16 +834,15 @@ LANE_RUNS_A(3)
 
 #define LANE_ROW(ra, q) lanes_##ra##0_##q, lanes_##ra##1_##q, lanes_##ra##2_##q, lanes_##ra##3_##q
 /* in class order (kernel.h): the slot classes, then the lane classes, each A's
- * rows outer, B's inner. Sweeps run every pair in lanes (run_pairs never gives
- * them a slot class). */
+ * rows outer, B's inner. */
 enum { QUERY_OVERLAP, QUERY_COLLIDE, QUERY_SWEEP };
 static const class_run k_class_run[3][SEPAX_PAIR_CLASSES] = {
     {slots_44_overlap, slots_48_overlap, slots_84_overlap, slots_88_overlap, LANE_ROW(0, overlap),
      LANE_ROW(1, overlap), LANE_ROW(2, overlap), LANE_ROW(3, overlap)},
     {slots_44_collide, slots_48_collide, slots_84_collide, slots_88_collide, LANE_ROW(0, collide),
      LANE_ROW(1, collide), LANE_ROW(2, collide), LANE_ROW(3, collide)},
-    {NULL, NULL, NULL, NULL, LANE_ROW(0, sweep), LANE_ROW(1, sweep), LANE_ROW(2, sweep),
-     LANE_ROW(3, sweep)},
+    {slots_44_sweep, slots_48_sweep, slots_84_sweep, slots_88_sweep, LANE_ROW(0, sweep),
+     LANE_ROW(1, sweep), LANE_ROW(2, sweep), LANE_ROW(3, sweep)},
 };
 #undef LANE_ROW
 #undef LANE_RUNS_A
@@ -733,8 +870,8 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
 
 static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
                       const pair_job *job) {
-    /* a positive margin, or a sweep, sends sharp pairs to the lanes too */
-    int mpos = job->margin > 0.0f || query == QUERY_SWEEP;
+    /* a positive margin sends sharp pairs to the lanes too (sweeps have none) */
+    int mpos = job->margin > 0.0f;
     const class_run *run = k_class_run[query];
     if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count && query != QUERY_SWEEP) { /* circles only */
         if (query == QUERY_COLLIDE)
@@ -925,13 +1062,19 @@ static void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t 
  * class's run padded to whole steps with repeats of its last ray. */
 static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
                            size_t n, sepax_ray_hit *out) {
-    enum { RAY_CLASSES = 4 };
+    /* by the shape's rows (1, 2, 4 or 8), sharp polygons apart (a slot each) */
+    enum { RAY_CLASSES = 5, RAY_SHARP = 4 };
+    uint8_t class_of[SEPAX_CODES];
+    for (unsigned c = 0; c < SEPAX_CODES; c++)
+        class_of[c] =
+            (uint8_t)(c == SEPAX_CODE_SHARP4 || c == SEPAX_CODE_SHARP8 ? RAY_SHARP
+                                                                       : sepax_rows_index(c));
     for (size_t base = 0; base < n; base += CHUNK) {
         size_t len = n - base < CHUNK ? n - base : CHUNK;
         uint8_t of[CHUNK];
         size_t cnt[RAY_CLASSES] = {0}, at[RAY_CLASSES], start[RAY_CLASSES], next = 0;
         for (size_t t = 0; t < len; t++) {
-            of[t] = (uint8_t)sepax_rows_index(st->code[ids[base + t] & SEPAX_ID_INDEX_MASK]);
+            of[t] = class_of[st->code[ids[base + t] & SEPAX_ID_INDEX_MASK]];
             cnt[of[t]]++;
         }
         uint16_t idx[CHUNK + RAY_CLASSES * LANES];
@@ -942,6 +1085,10 @@ static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const 
         for (size_t t = 0; t < len; t++) idx[at[of[t]]++] = (uint16_t)t;
         for (int c = 0; c < RAY_CLASSES; c++) {
             if (!cnt[c]) continue;
+            if (c == RAY_SHARP) {
+                run_ray_slots(st, rays, ids, base, idx + start[c], cnt[c], out);
+                continue;
+            }
             for (size_t e = at[c]; (e - start[c]) % LANES; e++) idx[e] = idx[at[c] - 1];
             run_rays(st, rays, ids, base, idx + start[c], cnt[c], 1 << c, out);
         }

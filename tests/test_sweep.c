@@ -227,6 +227,26 @@ Test(sweep, start_touching_and_moving_apart) {
     sepax_shapes_destroy(s);
 }
 
+/* A still plane exactly at contact has an exit of 0 / 0 = NaN, which must count as no exit.
+ * Here both shapes' plane 3 (and the padding planes 4-7 repeating it) is such a plane: B
+ * touches A's left edge with its right edge and slides up, away from A's top. The only exit
+ * that matters is A's top plane's, at t = -0.5 (B starts 0.5 above A): a miss. The kernels
+ * reduce a slot's exits in a tree, where a NaN left in would win over that exit. */
+Test(sweep, still_planes_at_contact_hide_no_exit) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    uint32_t a = box(s, 1, 0, 2, 1), b;
+    /* B's vertices from its upper right corner, so that its right edge is plane 3 */
+    sepax_vec2 p[4] = {{1, 2.5f}, {0, 2.5f}, {0, 1.5f}, {1, 1.5f}};
+    cr_assert_eq(sepax_shapes_add_polygon(s, p, 4, &b), SEPAX_OK);
+    sepax_sweep_hit h = sweep_one(s, a, b, (sepax_vec2){0, 0}, (sepax_vec2){0, 1});
+    cr_assert_eq(h.hit, 0, "t = %g", (double)h.t);
+    /* moving down instead, B reaches A's top at t = 0.5 */
+    h = sweep_one(s, a, b, (sepax_vec2){0, 0}, (sepax_vec2){0, -1});
+    cr_assert(h.hit && h.t == 0.5f && h.normal.x == 0.0f && h.normal.y == 1.0f,
+              "hit %u t %g n (%g, %g)", h.hit, (double)h.t, (double)h.normal.x, (double)h.normal.y);
+    sepax_shapes_destroy(s);
+}
+
 Test(sweep, bad_input_writes_nothing) {
     sepax_shapes *s = sepax_shapes_create(4);
     uint32_t a = box(s, 0, 0, 1, 1), b = box(s, 2, 0, 3, 1);
