@@ -68,7 +68,13 @@ static inline uint32_t float_bits(float f) {
     return u;
 }
 
-/* run_sweep and store_rays write the hits as rows of floats (the flag as its bits) */
+static inline float bits_float(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* store_lane_records writes the hits as rows of floats (the flag as its bits) */
 _Static_assert(sizeof(sepax_sweep_hit) == 4 * sizeof(float) && offsetof(sepax_sweep_hit, t) == 4 &&
                    offsetof(sepax_sweep_hit, normal) == 8,
                "sepax_sweep_hit is four 4-byte fields");
@@ -76,12 +82,7 @@ _Static_assert(sizeof(sepax_ray_hit) == 6 * sizeof(float) &&
                    offsetof(sepax_ray_hit, fraction) == 4 && offsetof(sepax_ray_hit, point) == 8 &&
                    offsetof(sepax_ray_hit, normal) == 16,
                "sepax_ray_hit is six 4-byte fields");
-
-static inline float bits_float(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
+enum { RECORD_FIELDS = 6 }; /* the most fields of a record store_lane_records writes */
 
 /* cond ? a : b on the bits, so the compiler cannot turn it into a branch */
 static inline float pick(int cond, float a, float b) {
@@ -551,6 +552,24 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     return lf_sel_gt(corner, zero, reach, ok);
 }
 
+/* Lanes k0 <= k < k1 of LANES results as records of `fields` 4-byte fields, lane k's at
+ * out's element pos[k]: field c is lane k of col[c], +0 for -0 past the first (the hit flag's
+ * bits), and every field zero where ok is 0. The columns are selected and stored a step at a
+ * time, then each lane's record copied whole: a select per field and step, not per lane. */
+static ALWAYS_INLINE void store_lane_records(lf ok, const lf *col, int fields, const size_t *pos,
+                                             int k0, int k1, void *out) {
+    lf zero = lf_load(k_zero, k_zero);
+    _Alignas(64) float f[RECORD_FIELDS][LANES];
+    for (int c = 0; c < fields; c++)
+        lf_store(lf_sel_gt(ok, zero, c ? lf_add(col[c], zero) : col[c], zero), f[c]);
+    for (int k = k0; k < k1; k++) {
+        float h[RECORD_FIELDS];
+        for (int c = 0; c < fields; c++) h[c] = f[c][k];
+        memcpy((char *)out + pos[k] * (size_t)fields * sizeof(float), h,
+               (size_t)fields * sizeof(float));
+    }
+}
+
 /* Pairs pairs[base + idx[k]] for k < n (padded to whole steps), one lane
  * class (na, nb rows), swept. One function for every class, its loops rolled
  * and sized at run time (the same for a whole class, so well predicted):
@@ -580,16 +599,8 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
         lf t, nx, ny;
         lf ok = sweep_lanes(&a, na, &b, nb, lf_load(fvx, fvx + 8), lf_load(fvy, fvy + 8),
                             lf_load(k_one, k_one), &t, &nx, &ny);
-        /* the results as columns of the hits' fields (+0 for -0, all zero on a miss), then
-         * each lane's four as one record: a select per field and step, not per lane */
-        lf zero = lf_load(k_zero, k_zero), col[4] = {lf_load(k_hit_bits, k_hit_bits), t, nx, ny};
-        _Alignas(64) float f[4][LANES];
-        for (int c = 0; c < 4; c++)
-            lf_store(lf_sel_gt(ok, zero, c ? lf_add(col[c], zero) : col[c], zero), f[c]);
-        for (int k = 0; k < LANES; k++) {
-            float h[4] = {f[0][k], f[1][k], f[2][k], f[3][k]};
-            memcpy(&job->sweep[pos[k]], h, sizeof h);
-        }
+        lf col[4] = {lf_load(k_hit_bits, k_hit_bits), t, nx, ny};
+        store_lane_records(ok, col, 4, pos, 0, LANES, job->sweep);
     }
 }
 
@@ -688,21 +699,10 @@ static ALWAYS_INLINE void ray_point_rows(lf ox, lf oy, lane_rows *b) {
 
 static ALWAYS_INLINE void store_rays(lf ok, lf t, lf nx, lf ny, lf ox, lf oy, lf dx, lf dy,
                                      const size_t *pos, int k0, int k1, sepax_ray_hit *out) {
-    lf zero = lf_load(k_zero, k_zero);
-    t = lf_add(t, zero); /* -0 is +0, before the point is made from it */
-    /* as run_sweep: columns of the fields (+0 for -0, all zero on a miss), then records */
-    lf col[6] = {lf_load(k_hit_bits, k_hit_bits),
-                 t,
-                 lf_add(lf_add(ox, lf_mul(t, dx)), zero),
-                 lf_add(lf_add(oy, lf_mul(t, dy)), zero),
-                 lf_add(nx, zero),
-                 lf_add(ny, zero)};
-    _Alignas(64) float f[6][LANES];
-    for (int c = 0; c < 6; c++) lf_store(lf_sel_gt(ok, zero, col[c], zero), f[c]);
-    for (int k = k0; k < k1; k++) {
-        float h[6] = {f[0][k], f[1][k], f[2][k], f[3][k], f[4][k], f[5][k]};
-        memcpy(&out[pos[k]], h, sizeof h);
-    }
+    t = lf_add(t, lf_load(k_zero, k_zero)); /* -0 is +0, before the point is made from it */
+    lf col[6] = {lf_load(k_hit_bits, k_hit_bits), t,  lf_add(ox, lf_mul(t, dx)),
+                 lf_add(oy, lf_mul(t, dy)),       nx, ny};
+    store_lane_records(ok, col, 6, pos, k0, k1, out);
 }
 
 /* Rays rays[base + idx[k]] against shapes ids[same], k < n (padded to whole
