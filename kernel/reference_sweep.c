@@ -17,10 +17,13 @@
  *      from cancelling itself out.
  *   3. The normal is the entry plane's, or the corner's direction at contact,
  *      or for pairs touching at the start the least penetration's.
- * The arithmetic is the kernel's (sat_kernel.c, sweep_lanes), so the two
- * agree bit for bit. The kernel takes two shortcuts with the same results: B's
- * rates as n.(-v), and a still plane's exit from the division itself (IEEE
- * infinities) instead of the `never` flag; the equivalence tests hold it to this. */
+ * The arithmetic is the kernel's (sat_kernel.c: sweep_lanes, a pair per lane;
+ * slot_sweep_step and run_ray_slots, a lane per plane of sharp polygons), so
+ * they agree bit for bit. The kernel takes shortcuts with the same results: B's
+ * rates as n.(-v), a still plane's exit from the division itself (IEEE
+ * infinities) instead of the `never` flag, and in the slots that exit's NaN
+ * (exactly at contact) made +Inf before the slot's tree of minima; the
+ * equivalence tests hold it to this. */
 #include <math.h>
 
 #include "reference.h"

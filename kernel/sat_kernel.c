@@ -433,7 +433,7 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
     }
 }
 
-/* ---- swept SAT: a pair per lane ---- */
+/* ---- swept SAT: a pair per lane (curved pairs; sharp ones run in slots, below) ---- */
 
 /* What a class's loop needs besides the pairs: the query's inputs and outputs. */
 typedef struct pair_job {
@@ -1058,8 +1058,9 @@ static void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t 
     }
 }
 
-/* Rays sorted a chunk at a time by their shape's rows (1, 2, 4 or 8), each
- * class's run padded to whole steps with repeats of its last ray. */
+/* Rays sorted a chunk at a time into classes: rays at sharp polygons (a slot each,
+ * run_ray_slots), and the rest by their shape's rows (1, 2, 4 or 8), each of those
+ * classes' runs padded to whole steps with repeats of its last ray. */
 static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
                            size_t n, sepax_ray_hit *out) {
     /* by the shape's rows (1, 2, 4 or 8), sharp polygons apart (a slot each) */

@@ -167,6 +167,51 @@ Test(raycast, hand_worked) {
     sepax_shapes_destroy(s);
 }
 
+/* Rays along a box's edge lines: that plane's rate is 0 and its separation 0, so its exit is
+ * 0 / 0 = NaN, which must count as no exit (the rays' side of test_sweep's
+ * still_planes_at_contact_hide_no_exit). The slot kernels reduce a ray's exits in a tree,
+ * where a NaN left in could hide the one exit that matters and turn a miss into a hit at
+ * fraction 0. Each edge is grazed both ways: towards the box, entering the face met head-on at
+ * fraction 0.25; and away from it, starting past its end (a miss). The left plane's repeats
+ * fill lanes 4-7. Every kernel copy, against the reference and the worked answers. */
+Test(raycast, grazing_an_edge_every_kernel) {
+    sepax_shapes *s = sepax_shapes_create(8);
+    uint32_t b = box(s, 2, -1, 4, 1); /* planes: 0 bottom, 1 right, 2 top, 3 left */
+    enum { N = 8 };
+    const sepax_ray rays[N] = {
+        {{0, 1}, {8, 0}, 1},   /* along the top edge, into the left face */
+        {{0, -1}, {8, 0}, 1},  /* along the bottom edge, into the left face */
+        {{4, -3}, {0, 8}, 1},  /* up the right edge, into the bottom face */
+        {{2, 3}, {0, -8}, 1},  /* down the left edge, into the top face */
+        {{5, 1}, {8, 0}, 1},   /* along the top edge, away past the right face */
+        {{1, -1}, {-8, 0}, 1}, /* along the bottom edge, away past the left face */
+        {{4, 2}, {0, 8}, 1},   /* up the right edge, away past the top */
+        {{2, -2}, {0, -8}, 1}  /* down the left edge, away past the bottom */
+    };
+    const float want_n[N / 2][2] = {{-1, 0}, {-1, 0}, {0, -1}, {0, 1}};
+    uint32_t ids[N] = {b, b, b, b, b, b, b, b};
+    sepax_ray_hit want[N];
+    cr_assert_eq(sepax_ref_raycast(s, rays, ids, N, want), SEPAX_OK);
+    for (int i = 0; i < N / 2; i++) {
+        cr_assert(want[i].hit && want[i].fraction == 0.25f && want[i].normal.x == want_n[i][0] &&
+                      want[i].normal.y == want_n[i][1],
+                  "ray %d: hit %u fraction %g normal (%g, %g)", i, want[i].hit,
+                  (double)want[i].fraction, (double)want[i].normal.x, (double)want[i].normal.y);
+        cr_assert_eq(want[N / 2 + i].hit, 0, "ray %d", N / 2 + i);
+    }
+    for (int k = 0; k < test_kernel_count(); k++) {
+        const test_kernel *tk = test_kernel_at(k);
+        if (!tk->runnable) continue;
+        sepax_ray_hit got[N];
+        tk->k->raycast(s, rays, ids, N, got);
+        for (int i = 0; i < N; i++)
+            cr_assert(memcmp(&got[i], &want[i], sizeof got[i]) == 0,
+                      "%s, ray %d: hit %u fraction %g normal (%g, %g)", tk->name, i, got[i].hit,
+                      (double)got[i].fraction, (double)got[i].normal.x, (double)got[i].normal.y);
+    }
+    sepax_shapes_destroy(s);
+}
+
 Test(raycast, laser_through_a_row) {
     /* 37 shapes of every kind in a row along x; the laser runs along y = 0.1 */
     sepax_shapes *s = sepax_shapes_create(64);
