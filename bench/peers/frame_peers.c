@@ -410,6 +410,7 @@ int main(int argc, char **argv) {
         double a0 = frame_now_ns();
         st = sepax_shapes_set_poses(store, 0, count, poses);
         if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
+        double a_poses = frame_now_ns();
         size_t ns = sepax_frame(&run, store, SEPAX_UPDATE_FRAME, 0.0f);
         double a1 = frame_now_ns();
         for (size_t k = 0; k < ns; k++)
@@ -420,7 +421,10 @@ int main(int argc, char **argv) {
         sepax_broadphase_stats_get(run.bp, &bs);
         if (measured) {
             s[E_SEPAX].total[m] = (a1 - a0) / 1e6;
-            s[E_SEPAX].update[m] = s[E_SEPAX].broad[m] = s[E_SEPAX].narrow[m] = 0;
+            /* the call's own phases: poses + update, grid, pairing with the test + copy */
+            s[E_SEPAX].update[m] = (a_poses - a0 + (double)bs.update_ns) / 1e6;
+            s[E_SEPAX].broad[m] = bs.grid_ns / 1e6;
+            s[E_SEPAX].narrow[m] = (bs.pairs_ns + bs.copy_ns) / 1e6;
             s[E_SEPAX].candidates[m] = bs.candidates;
             s[E_SEPAX].contacts[m] = ns;
         }
@@ -504,7 +508,9 @@ int main(int argc, char **argv) {
         stats *t = &s[e];
         double tot = frame_median(t->total, o.frames);
         if (e == E_SEPAX)
-            printf("| %s | | | | %.3f | 1.0 | %.0f | %.0f | | | | | | |\n", engine_names[e], tot,
+            printf("| %s | %.3f | %.3f | %.3f | %.3f | 1.0 | %.0f | %.0f | | | | | | |\n",
+                   engine_names[e], frame_median(t->update, o.frames),
+                   frame_median(t->broad, o.frames), frame_median(t->narrow, o.frames), tot,
                    frame_median_sz(t->candidates, o.frames),
                    frame_median_sz(t->contacts, o.frames));
         else
@@ -520,7 +526,10 @@ int main(int argc, char **argv) {
     float worst_tie = 0;
     for (int e = 0; e < E_COUNT; e++)
         if (s[e].worst_tie > worst_tie) worst_tie = s[e].worst_tie;
-    printf("\n# pair counts (only sepax, only peer, ...) are summed over the %u frames; near-tie: "
+    printf("\n# sepax's columns are its call's phases (sepax_broadphase_stats): update = "
+           "set_poses + update_ns, broadphase = grid_ns, narrowphase = pairs_ns + copy_ns "
+           "(the pairing and the test run together); each column is its own median\n");
+    printf("# pair counts (only sepax, only peer, ...) are summed over the %u frames; near-tie: "
            "|separation| <= %g px (worst %g); skin: Box2D pairs apart by at most its polygons' "
            "b2_polygonRadius (%g each)\n",
            o.frames, (double)TIE, (double)worst_tie, (double)skin);
