@@ -400,6 +400,22 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
     }
 }
 
+/* The pairs of the slot step at k = i (pairs[base + idx[k]], idx NULL: pairs[base + k]):
+ * their positions and records, a short tail repeating its last pair in the spare slots.
+ * Returns the live slots. */
+static ALWAYS_INLINE int slot_pairs(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t base,
+                                    const uint16_t *idx, size_t i, size_t n, size_t *pos,
+                                    rec_ptr *a, rec_ptr *b) {
+    int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
+    for (int p = 0; p < SEPAX_P; p++) {
+        size_t k = i + (size_t)(p < live ? p : live - 1);
+        pos[p] = base + (idx ? idx[k] : k);
+        a[p] = rec + (pairs[pos[p]].a & SEPAX_ID_INDEX_MASK);
+        b[p] = rec + (pairs[pos[p]].b & SEPAX_ID_INDEX_MASK);
+    }
+    return live;
+}
+
 /* Sharp pairs pairs[base + idx[k]] (idx NULL: pairs[base + k]) for k < n, a
  * slot each, A's shapes held by na rows and B's by nb (4 or 8). A short tail
  * repeats its last pair in the spare slots and keeps only the live results. */
@@ -408,17 +424,9 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
                                     float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
     for (size_t i = 0; i < n; i += SEPAX_P) {
-        int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P], b[SEPAX_P];
-        for (int p = 0; p < SEPAX_P; p++) {
-            size_t k = i + (size_t)(p < live ? p : live - 1);
-            pos[p] = base + (idx ? idx[k] : k);
-            uint32_t ia = pairs[pos[p]].a & SEPAX_ID_INDEX_MASK;
-            uint32_t ib = pairs[pos[p]].b & SEPAX_ID_INDEX_MASK;
-            a[p] = rec + ia;
-            b[p] = rec + ib;
-        }
+        int live = slot_pairs(rec, pairs, base, idx, i, n, pos, a, b);
         uint8_t h[SEPAX_P], ax[SEPAX_P];
         sepax_hit o[SEPAX_P];
         slot_step(a, b, na, nb, collide, margin, h, o, ax);
@@ -444,6 +452,15 @@ typedef struct pair_job {
     const sepax_vec2 *va, *vb; /* sweeps: displacement per pair, NULL: not moving */
     sepax_sweep_hit *sweep;
 } pair_job;
+
+/* B's displacement relative to A for the pair at position pos (zero for a side with no
+ * displacements). */
+static ALWAYS_INLINE void relative_velocity(const pair_job *job, size_t pos, float *vx, float *vy) {
+    sepax_vec2 va = job->va ? job->va[pos] : (sepax_vec2){0.0f, 0.0f};
+    sepax_vec2 vb = job->vb ? job->vb[pos] : (sepax_vec2){0.0f, 0.0f};
+    *vx = vb.x - va.x;
+    *vy = vb.y - va.y;
+}
 
 /* Each lane's pair, B moving by (vx, vy) relative to A over t in [0, tmax]:
  * 1 in the lanes that touch, with the first time t and the normal (from A
@@ -585,10 +602,7 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
             pos[t] = base + idx[i + (size_t)t];
             ia[t] = pairs[pos[t]].a & SEPAX_ID_INDEX_MASK;
             ib[t] = pairs[pos[t]].b & SEPAX_ID_INDEX_MASK;
-            sepax_vec2 va = job->va ? job->va[pos[t]] : (sepax_vec2){0.0f, 0.0f};
-            sepax_vec2 vb = job->vb ? job->vb[pos[t]] : (sepax_vec2){0.0f, 0.0f};
-            fvx[t] = vb.x - va.x;
-            fvy[t] = vb.y - va.y;
+            relative_velocity(job, pos[t], &fvx[t], &fvy[t]);
         }
         lane_shapes sa, sb;
         lane_shapes_of(st, ia, &sa);
@@ -602,6 +616,20 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
         lf col[4] = {lf_load(k_hit_bits, k_hit_bits), t, nx, ny};
         store_lane_records(ok, col, 4, pos, 0, LANES, job->sweep);
     }
+}
+
+/* A slot's reduced entry tin and exit tout, as sweep_lanes decides them per lane: the
+ * contact time (the entry, or 0 when already touching at the start) in *t, whether it
+ * counts (no later than the exit and tmax) in *ok, and the plane bits that name its
+ * normal: in_bits (the planes equal to the entry) when entered, else s_bits (those equal
+ * to the t = 0 separation). */
+static ALWAYS_INLINE unsigned slot_contact(float tin, float tout, float tmax, unsigned in_bits,
+                                           unsigned s_bits, float *t, int *ok) {
+    int entered = tin > 0.0f;
+    *t = pick(entered, tin, 0.0f);
+    *ok = !(tin > tout) & !(*t > tmax) & !(*t > tout);
+    unsigned m = 0u - (unsigned)entered;
+    return (in_bits & m) | (s_bits & ~m);
 }
 
 /* Swept SAT for SEPAX_P sharp pairs, a slot each (a lane per plane: A's in one register,
@@ -636,15 +664,14 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
     unsigned in_a = lf_eq_bits(ea, t_in), in_b = lf_eq_bits(eb, t_in);
     unsigned s_a = lf_eq_bits(sa, s0), s_b = lf_eq_bits(sb, s0);
     for (int p = 0; p < SEPAX_P; p++) {
-        float tin = fin[8 * p], tout = fout[8 * p];
-        int entered = tin > 0.0f;
-        float tc = pick(entered, tin, 0.0f);
-        int ok = !(tin > tout) & !(tc > 1.0f) & !(tc > tout);
-        /* the entry plane's normal, or at t = 0 the least penetration's: the lowest equal
-         * plane, A's before B's; bit 17 keeps the index defined for any bits */
-        unsigned m = 0u - (unsigned)entered;
-        unsigned lo = (in_a & m) | (s_a & ~m), hi = (in_b & m) | (s_b & ~m);
-        unsigned bits = ((lo >> (8 * p)) & 0xffu) | ((hi >> (8 * p)) & 0xffu) << 8;
+        float tc;
+        int ok;
+        /* A's planes in bits 0-7, B's in 8-15: the lowest equal plane is A's before B's;
+         * bit 17 keeps the index defined for any bits */
+        unsigned bits =
+            slot_contact(fin[8 * p], fout[8 * p], 1.0f,
+                         ((in_a >> (8 * p)) & 0xffu) | ((in_b >> (8 * p)) & 0xffu) << 8,
+                         ((s_a >> (8 * p)) & 0xffu) | ((s_b >> (8 * p)) & 0xffu) << 8, &tc, &ok);
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
         /* B's normals reversed by their sign bit: sweep_lanes' 0 - n differs from -n only
@@ -666,20 +693,11 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
                                          const pair_job *job) {
     const sepax_poly_rec *rec = st->rec;
     for (size_t i = 0; i < n; i += SEPAX_P) {
-        int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P], b[SEPAX_P];
         float fvx[SEPAX_P], fvy[SEPAX_P];
-        for (int p = 0; p < SEPAX_P; p++) {
-            size_t k = i + (size_t)(p < live ? p : live - 1);
-            pos[p] = base + (idx ? idx[k] : k);
-            a[p] = rec + (pairs[pos[p]].a & SEPAX_ID_INDEX_MASK);
-            b[p] = rec + (pairs[pos[p]].b & SEPAX_ID_INDEX_MASK);
-            sepax_vec2 va = job->va ? job->va[pos[p]] : (sepax_vec2){0.0f, 0.0f};
-            sepax_vec2 vb = job->vb ? job->vb[pos[p]] : (sepax_vec2){0.0f, 0.0f};
-            fvx[p] = vb.x - va.x;
-            fvy[p] = vb.y - va.y;
-        }
+        int live = slot_pairs(rec, pairs, base, idx, i, n, pos, a, b);
+        for (int p = 0; p < SEPAX_P; p++) relative_velocity(job, pos[p], &fvx[p], &fvy[p]);
         sepax_sweep_hit o[SEPAX_P];
         slot_sweep_step(a, b, na, nb, fvx, fvy, o);
         for (int p = 0; p < live; p++) job->sweep[pos[p]] = o[p];
@@ -772,12 +790,11 @@ static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays
         lf_store(t_out, fout);
         unsigned in_bits = lf_eq_bits(enter, t_in), s_bits = lf_eq_bits(s, s0);
         for (int p = 0; p < live; p++) {
-            float tin = fin[8 * p], tout = fout[8 * p];
-            int entered = tin > 0.0f;
-            float t = pick(entered, tin, 0.0f);
-            int ok = !(tin > tout) & !(t > r[p]->max_fraction) & !(t > tout);
-            unsigned m = 0u - (unsigned)entered;
-            unsigned bits = ((in_bits & m) | (s_bits & ~m)) >> (8 * p);
+            float t;
+            int ok;
+            unsigned bits = slot_contact(fin[8 * p], fout[8 * p], r[p]->max_fraction, in_bits,
+                                         s_bits, &t, &ok) >>
+                            (8 * p);
             unsigned plane = (unsigned)__builtin_ctz((bits & 0xffu) | 0x100u) & 7u;
             uint32_t keep = 0u - (uint32_t)ok;
             float f[6] = {bits_float(keep & 1u),
