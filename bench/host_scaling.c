@@ -6,7 +6,10 @@
  *   compute: independent chains of multiply-adds in registers, the same work per thread;
  *   memory: a copy of a buffer larger than the caches (read one array, write another),
  *           split in halves, one per thread.
- * Prints each loop's speed-up of two threads over one.
+ * Prints each loop's speed-up of two threads over one, and (on x86-64) the core's clock
+ * as one thread sees it: a chain of dependent 64-bit multiplies, 3 cycles each on every
+ * x86-64 core since 2008, so a kernel's ns a pair converts to cycles and, with its
+ * instructions a pair (bench/callgrind.sh), to instructions a cycle.
  *   sepax-host-scaling [--mb M] [--reps R]   (defaults: 256 MB per array, 7 repetitions) */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -46,6 +49,22 @@ static void *run(void *arg) {
     }
     return NULL;
 }
+
+#if defined(__x86_64__)
+/* GHz from `steps` x 4 dependent imuls (3 cycles each), the best of reps */
+static double clock_ghz(long steps, int reps) {
+    double best = 0.0;
+    for (int r = 0; r < reps; r++) {
+        unsigned long long x = 3;
+        double t0 = now_s();
+        for (long k = 0; k < steps; k++)
+            __asm__ volatile("imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0" : "+r"(x));
+        double ghz = 12.0 * (double)steps / ((now_s() - t0) * 1e9);
+        best = ghz > best ? ghz : best;
+    }
+    return best;
+}
+#endif
 
 /* Seconds for `threads` threads (1 or 2) to run the loop, the best of reps. */
 static double timed(int compute, int threads, float *src, float *dst, size_t n, int reps) {
@@ -101,6 +120,10 @@ int main(int argc, char **argv) {
            2.0 * c1 / c2);
     printf("| memory (copy %ld MB, split) | %.2f | %.2f | %.2fx |\n", mb, m1 * 1e3, m2 * 1e3,
            m1 / m2);
+#if defined(__x86_64__)
+    printf("\ncore clock: %.2f GHz (one thread, dependent 3-cycle multiplies, best of %ld)\n",
+           clock_ghz(100000000L, (int)reps), reps);
+#endif
     free(src);
     free(dst);
     return 0;
