@@ -7,9 +7,10 @@
  *   memory: a copy of a buffer larger than the caches (read one array, write another),
  *           split in halves, one per thread.
  * Prints each loop's speed-up of two threads over one, and (on x86-64) the core's clock
- * as one thread sees it: a chain of dependent 64-bit multiplies, 3 cycles each on every
- * x86-64 core since 2008, so a kernel's ns a pair converts to cycles and, with its
- * instructions a pair (bench/callgrind.sh), to instructions a cycle.
+ * as one thread sees it: a chain of dependent 64-bit multiplies, 3 cycles each on Intel's
+ * cores since Nehalem and AMD's Zen cores (not on some low-power ones), so a kernel's ns a
+ * pair converts to cycles and, with its instructions a pair (bench/callgrind.sh), to
+ * instructions a cycle.
  *   sepax-host-scaling [--mb M] [--reps R]   (defaults: 256 MB per array, 7 repetitions) */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
