@@ -3,7 +3,7 @@
  *
  *   sepax-bench-frame [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]
  *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E] [--reorder R]
- *       [--update frame|all]
+ *       [--update frame|all|lazy]
  *
  * Frames 0 .. W-1 warm up, frames W .. W+F-1 are measured; each figure is the median over
  * the measured frames. Every configuration (backend x threads) runs every frame, one after the
@@ -17,7 +17,8 @@
  *   frame        sepax_shapes_set_poses + sepax_find_contacts(SEPAX_TEST_OVERLAP,
  *                SEPAX_UPDATE_FRAME): the whole frame in one call, the update split over the
  *                threads too (and without the rows only the range queries read; with
- *                --update all, SEPAX_UPDATE_ALL: with them)
+ *                --update all, SEPAX_UPDATE_ALL: with them; with --update lazy,
+ *                SEPAX_UPDATE_LAZY: every bound, then only the candidate pairs' records)
  * and the one-call frame's phases as sepax_broadphase_stats times them (update, grid build,
  * pairing with the test, the results' copy), each a median over the frames in its own right.
  * Every frame's contacts (pairs and their order) are hashed, and must be the same for every
@@ -97,7 +98,7 @@ static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
             "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n"
-            "  [--update frame|all] [--only-frame 0|1]\n",
+            "  [--update frame|all|lazy] [--only-frame 0|1]\n",
             argv0);
     exit(2);
 }
@@ -159,6 +160,8 @@ int main(int argc, char **argv) {
             o.update = SEPAX_UPDATE_FRAME;
         else if (strcmp(a, "--update") == 0 && strcmp(v, "all") == 0)
             o.update = SEPAX_UPDATE_ALL;
+        else if (strcmp(a, "--update") == 0 && strcmp(v, "lazy") == 0)
+            o.update = SEPAX_UPDATE_LAZY;
         else if (strcmp(a, "--only-frame") == 0)
             o.only_frame = atoi(v) != 0;
         else
@@ -353,7 +356,9 @@ int main(int argc, char **argv) {
            o.scene, o.n, o.frames, o.warmup, o.threads, o.backends, (unsigned long long)o.seed);
     if (o.cell > 0) printf(" --cell %g", (double)o.cell);
     if (o.reorder) printf(" --reorder %u", o.reorder);
-    printf(" --update %s", o.update == SEPAX_UPDATE_ALL ? "all" : "frame");
+    printf(" --update %s", o.update == SEPAX_UPDATE_ALL    ? "all"
+                           : o.update == SEPAX_UPDATE_LAZY ? "lazy"
+                                                           : "frame");
     printf("\n# %s: %u shapes; median of %u frames (after %u warm-up), ms per frame; poses made "
            "in %.1f ms a frame (untimed), poses hash %016llx; last frame's contacts hash %016llx\n",
            scene_name(sc), count, o.frames, o.warmup, pose_ms / total,

@@ -53,7 +53,10 @@ typedef enum sepax_status {
     SEPAX_ERR_MISALIGNED = -16, ///< a caller buffer not aligned for its element type
     SEPAX_ERR_CAPACITY = -17,   ///< an output buffer too small; the call reports the size it needs
     SEPAX_ERR_BAD_OPTION = -18, ///< an option outside its documented set
-    SEPAX_ERR_DUPLICATE = -19   ///< an index given twice where each must appear once
+    SEPAX_ERR_DUPLICATE = -19,  ///< an index given twice where each must appear once
+    /// world data a query needs is out of date: a frame's SEPAX_UPDATE_LAZY wrote only the
+    /// records of its pairs (sepax_shapes_update brings every shape up to date)
+    SEPAX_ERR_STALE_WORLD = -20
 } sepax_status;
 
 /// Shape ids: the low SEPAX_ID_INDEX_BITS bits are the shape's index (its position in the
@@ -530,7 +533,17 @@ typedef enum sepax_frame_update {
     /// answers for the new poses from the records, through the pair kernels (overlap_one
     /// takes about 1.6x its time, raycast_range 1.1x). The update is about a fifth cheaper.
     SEPAX_UPDATE_FRAME = 1,
-    SEPAX_UPDATE_ALL = 2 ///< everything sepax_shapes_update writes
+    SEPAX_UPDATE_ALL = 2, ///< everything sepax_shapes_update writes
+    /// Every shape's bounding box (what the grid reads), then only the records of the shapes
+    /// in candidate pairs (found by pairing twice: once to mark them, once to test), for
+    /// scenes where few shapes touch anything, such as bullets against a player: the other
+    /// records are neither read nor written. Until the next sepax_shapes_update or a frame
+    /// with SEPAX_UPDATE_FRAME or ALL, every query that reads world records (the pair
+    /// queries, overlap_one, the raycasts, sepax_shapes_view, the broadphase's shape and ray
+    /// queries, a frame with SEPAX_UPDATE_NONE other than SEPAX_TEST_AABB) returns
+    /// SEPAX_ERR_STALE_WORLD and writes nothing; the bounds stay current. The frame's results
+    /// are the same bits as with the other updates.
+    SEPAX_UPDATE_LAZY = 3
 } sepax_frame_update;
 
 typedef struct sepax_frame_options {
@@ -581,7 +594,8 @@ typedef struct sepax_broadphase_stats {
     /// clock, for profiling (like Box2D's b2Profile): timings vary from run to run, results
     /// never do. A phase the call did not reach or run (no update asked, an error before it)
     /// reads 0; sepax_broadphase_build sets only grid_ns.
-    uint64_t update_ns; ///< sepax_find_contacts' world update, over the workers
+    uint64_t update_ns; ///< sepax_find_contacts' world update, over the workers (with
+                        ///< SEPAX_UPDATE_LAZY, its records pass after the grid too)
     uint64_t grid_ns;   ///< the grid build: boxes, cells, the sort
     uint64_t pairs_ns;  ///< pairing, filters and the test, over the workers (a redo included)
     uint64_t copy_ns;   ///< the results into the caller's arrays

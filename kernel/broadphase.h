@@ -55,6 +55,7 @@ typedef struct bp_worker {
     uint8_t axis[BP_BATCH + BP_PIECE];
     sepax_hit hit[BP_BATCH + BP_PIECE];
     sepax_manifold man[BP_BATCH + BP_PIECE];
+    uint8_t *mark; /* a lazy frame's marks: this worker's row of the broadphase's */
 } bp_worker;
 
 /* A chunk of work: owners begin .. end-1 (sorted positions) paired with
@@ -116,6 +117,12 @@ struct sepax_broadphase {
     size_t cap_chunks;
     uint32_t *redo;
     size_t cap_redo;
+    /* a lazy frame: each worker's marks of the blocks its candidate pairs read, a row of
+     * mark_stride bytes per worker, and the marked blocks' list */
+    uint8_t *marks;
+    size_t cap_marks, mark_stride;
+    uint32_t *marked;
+    size_t cap_marked;
     size_t candidates, results;
     uint64_t phase_ns[BP_PHASES]; /* the last frame's phases (sepax_broadphase_stats) */
 };

@@ -73,9 +73,9 @@ void sepax_broadphase_destroy(sepax_broadphase *bp) {
     sepax_allocator mem = bp->mem;
     if (bp->pool) sepax_pool_destroy(bp->pool, &mem);
     for (size_t i = 0; i < bp->cap_chunks; i++) free_chunk_arrays(bp, &bp->chunks[i]);
-    void *arrays[] = {bp->workers, bp->start,  bp->sid,  bp->lox,    bp->loy,  bp->hix,
-                      bp->hiy,     bp->cat,    bp->mask, bp->key,    bp->ubox, bp->parts,
-                      bp->tasks,   bp->chunks, bp->redo, bp->sort_at};
+    void *arrays[] = {bp->workers, bp->start,  bp->sid,  bp->lox,     bp->loy,   bp->hix,
+                      bp->hiy,     bp->cat,    bp->mask, bp->key,     bp->ubox,  bp->parts,
+                      bp->tasks,   bp->chunks, bp->redo, bp->sort_at, bp->marks, bp->marked};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         if (arrays[i]) mem.free(arrays[i], mem.ctx);
     mem.free(bp, mem.ctx);
@@ -87,9 +87,9 @@ typedef struct frame_ctx {
     sepax_broadphase *bp;
     sepax_shapes *store;
     const sepax_kernel *k;
-    int test;
+    int test; /* a sepax_test, or TEST_MARK */
     float margin;
-    int rows;              /* the update writes the transposed rows too */
+    int write;             /* what the update writes (SEPAX_WRITE_*) */
     const uint32_t *items; /* chunk of each item (a redo list), or NULL: item i is chunk i */
 } frame_ctx;
 
@@ -97,8 +97,12 @@ static void update_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
     (void)worker;
     const frame_ctx *f = ctx;
     for (uint32_t i = begin; i < end; i++)
-        f->k->update(f->store, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS, f->rows);
+        f->k->update(f->store, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS, f->write);
 }
+
+/* A lazy frame's pairing before the test: no results, only each candidate's two blocks
+ * marked in the worker's row (so no two threads write one byte). */
+enum { TEST_MARK = -1 };
 
 /* Run the test on a worker's batch and append what passes to the chunk. */
 static void flush(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c) {
@@ -106,6 +110,12 @@ static void flush(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c) {
     c->candidates += m;
     size_t n = c->count, cap = c->cap;
     switch (f->test) {
+    case TEST_MARK:
+        for (size_t i = 0; i < m; i++) {
+            w->mark[sepax_id_index(w->cand[i].a) / SEPAX_BLOCK_LANES] = 1;
+            w->mark[sepax_id_index(w->cand[i].b) / SEPAX_BLOCK_LANES] = 1;
+        }
+        return;
     case SEPAX_TEST_AABB:
         for (size_t i = 0; i < m; i++, n++)
             if (n < cap) c->pairs[n] = w->cand[i];
@@ -470,12 +480,15 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
                                 const size_t *count, float *margin) {
     if (!bp || !store || !o || !out || !count) return SEPAX_ERR_NULL;
     if (o->test < SEPAX_TEST_AABB || o->test > SEPAX_TEST_MANIFOLD) return SEPAX_ERR_BAD_OPTION;
-    if (o->update < SEPAX_UPDATE_NONE || o->update > SEPAX_UPDATE_ALL) return SEPAX_ERR_BAD_OPTION;
+    if (o->update < SEPAX_UPDATE_NONE || o->update > SEPAX_UPDATE_LAZY) return SEPAX_ERR_BAD_OPTION;
     sepax_query_options q = {o->margin};
     sepax_status st = sepax_margin_of(&q, margin);
     if (st != SEPAX_OK) return st;
     if (!isfinite(o->cell_size)) return SEPAX_ERR_NONFINITE;
     if (o->cell_size < 0.0f || o->cell_size > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
+    /* records a lazy frame left behind: only the bounds may be read */
+    if (store->recs_stale && o->update == SEPAX_UPDATE_NONE && o->test != SEPAX_TEST_AABB)
+        return SEPAX_ERR_STALE_WORLD;
     if (out->capacity == 0) return SEPAX_OK;
     if (!out->pairs || (o->test == SEPAX_TEST_COLLIDE && !out->hits) ||
         (o->test == SEPAX_TEST_MANIFOLD && !out->manifolds))
@@ -514,6 +527,49 @@ static uint32_t chunks_of(uint32_t n, uint32_t per) {
     return (uint32_t)(((size_t)n + per - 1) / per);
 }
 
+/* A lazy frame's records: the marked blocks, LAZY_BLOCKS of the list a task. */
+#define LAZY_BLOCKS 64u
+
+static void records_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    const frame_ctx *f = ctx;
+    const sepax_broadphase *bp = f->bp;
+    for (uint32_t i = begin; i < end; i++) {
+        size_t j0 = (size_t)i * LAZY_BLOCKS, j1 = j0 + LAZY_BLOCKS;
+        for (size_t j = j0; j < j1 && j < bp->cap_marked && bp->marked[j] != UINT32_MAX; j++)
+            f->k->update(f->store, bp->marked[j], 1, SEPAX_WRITE_RECORDS);
+    }
+}
+
+/* The records of every block a candidate pair reads, the pairing run once to mark them
+ * (each worker its own row of marks, OR-ed here); 0 on running out of memory. */
+static int lazy_records(sepax_broadphase *bp, frame_ctx *f, uint32_t nchunks) {
+    uint32_t nblocks = chunks_of(f->store->count, SEPAX_BLOCK_LANES);
+    uint32_t workers = bp->sched.workers;
+    size_t stride = ((size_t)nblocks + 63) / 64 * 64;
+    if (!sepax_bp_reserve(bp, (void **)&bp->marks, &bp->cap_marks, stride * workers, 1) ||
+        !sepax_bp_reserve(bp, (void **)&bp->marked, &bp->cap_marked, (size_t)nblocks + LAZY_BLOCKS,
+                          sizeof *bp->marked))
+        return 0;
+    bp->mark_stride = stride;
+    memset(bp->marks, 0, stride * workers);
+    for (uint32_t w = 0; w < workers; w++) bp->workers[w].mark = bp->marks + stride * w;
+    int test = f->test;
+    f->test = TEST_MARK;
+    bp->sched.parallel_for(pair_task, nchunks, f, bp->sched.user);
+    f->test = test;
+    size_t n = 0;
+    for (uint32_t b = 0; b < nblocks; b++) {
+        uint8_t any = 0;
+        for (uint32_t w = 0; w < workers; w++) any |= bp->marks[stride * w + b];
+        if (any) bp->marked[n++] = b;
+    }
+    for (size_t j = n; j < n + LAZY_BLOCKS; j++) bp->marked[j] = UINT32_MAX; /* the end */
+    uint32_t tasks = chunks_of((uint32_t)n, LAZY_BLOCKS);
+    if (tasks) sepax_bp_for_shapes(bp, (uint32_t)(n * SEPAX_BLOCK_LANES), records_task, tasks, f);
+    return 1;
+}
+
 static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                   const sepax_frame_options *options, const sepax_contacts *out,
                                   size_t *count) {
@@ -522,7 +578,11 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     const sepax_kernel *k = NULL;
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
-    frame_ctx f = {bp, store, k, options->test, margin, options->update == SEPAX_UPDATE_ALL, NULL};
+    int lazy = options->update == SEPAX_UPDATE_LAZY;
+    int write = options->update == SEPAX_UPDATE_ALL ? SEPAX_WRITE_ROWS
+                : lazy                              ? SEPAX_WRITE_BOUNDS
+                                                    : SEPAX_WRITE_RECORDS;
+    frame_ctx f = {bp, store, k, options->test, margin, write, NULL};
     uint64_t t0 = sepax_clock_ns(), t1 = t0;
     if (options->update != SEPAX_UPDATE_NONE) {
         uint32_t blocks = chunks_of(store->count, SEPAX_BLOCK_LANES);
@@ -530,7 +590,9 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
             sepax_bp_for_shapes(bp, store->count, update_task, chunks_of(blocks, BP_UPDATE_BLOCKS),
                                 &f);
         /* the pairs read the records; only the range queries read the rows (store.h) */
-        store->rows_stale = !f.rows;
+        store->rows_stale = write != SEPAX_WRITE_ROWS;
+        /* until the pairs' records are written below, a failure leaves them stale too */
+        store->recs_stale = (uint32_t)lazy;
         t1 = sepax_clock_ns();
     }
     bp->phase_ns[BP_PHASE_UPDATE] = t1 - t0;
@@ -564,6 +626,13 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
             (options->test == SEPAX_TEST_MANIFOLD && !c->mans))
             free_chunk_arrays(bp, c);
     }
+    uint64_t lazy_ns = 0; /* counted with the update */
+    if (lazy && options->test != SEPAX_TEST_AABB) {
+        uint64_t t = sepax_clock_ns();
+        if (!lazy_records(bp, &f, nchunks)) return SEPAX_ERR_NOMEM;
+        lazy_ns = sepax_clock_ns() - t;
+        bp->phase_ns[BP_PHASE_UPDATE] += lazy_ns;
+    }
     bp->sched.parallel_for(pair_task, nchunks, &f, bp->sched.user);
     uint32_t nredo = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
@@ -585,7 +654,7 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     bp->results = total;
     *count = total;
     uint64_t t3 = sepax_clock_ns();
-    bp->phase_ns[BP_PHASE_PAIRS] = t3 - t2;
+    bp->phase_ns[BP_PHASE_PAIRS] = t3 - t2 - lazy_ns;
     if (total > out->capacity) return SEPAX_ERR_CAPACITY;
     size_t at = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
@@ -641,6 +710,7 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
              bp->cap_chunks * sizeof(bp_chunk);
     bytes += bp->cap_redo * sizeof(uint32_t) + bp->cap_tasks * sizeof(bp_task);
     bytes += bp->cap_sort_at * sizeof(uint32_t);
+    bytes += bp->cap_marks + bp->cap_marked * sizeof(uint32_t);
     for (size_t i = 0; i < bp->cap_chunks; i++) {
         const bp_chunk *c = &bp->chunks[i];
         bytes += c->cap * (sizeof(sepax_pair) + (c->hits ? sizeof(sepax_hit) : 0) +

@@ -157,6 +157,7 @@ sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp, const sepa
     if ((st = sepax_check_id(store, probe)) != SEPAX_OK) return st;
     sepax_query_options q = {margin};
     if ((st = sepax_margin_of(&q, &margin)) != SEPAX_OK) return st;
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
     sink out = {ids, NULL, capacity, 0};
@@ -249,6 +250,7 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
     if ((uintptr_t)hits % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
     if ((st = sepax_ray_check(ray)) != SEPAX_OK) return st;
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
     sink out = {ids, hits, capacity, 0};

@@ -35,9 +35,9 @@ typedef struct sepax_kernel {
     void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
                         float margin, uint8_t *hit);
     /* world data from local shapes and poses, for the shapes of blocks first_block ..
-     * first_block + blocks - 1 (clipped to the store); the transposed rows (`block`) only
-     * when `rows` (the caller then keeps store->rows_stale) */
-    void (*update)(sepax_shapes *store, uint32_t first_block, uint32_t blocks, int rows);
+     * first_block + blocks - 1 (clipped to the store), as `mode` (SEPAX_WRITE_RECORDS, ROWS or
+     * BOUNDS, store.h) says; the caller keeps store->rows_stale and recs_stale */
+    void (*update)(sepax_shapes *store, uint32_t first_block, uint32_t blocks, int mode);
     /* swept SAT; va, vb per pair, NULL: not moving; velocities checked by the caller */
     void (*sweep)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                   const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);

@@ -57,6 +57,7 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
     if (!all_live(store, pairs, n)) return first_bad_id(store, pairs, n);
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     return SEPAX_OK;
 }
 
@@ -181,6 +182,7 @@ sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, ui
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!hit) return SEPAX_ERR_NULL;
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
@@ -265,6 +267,7 @@ sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, con
             if (st != SEPAX_OK) return st;
         }
     }
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK) k->raycast(store, rays, shapes, n, out);
@@ -281,6 +284,7 @@ sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray
     if (count == 0) return SEPAX_OK;
     if (!out) return SEPAX_ERR_NULL;
     if ((uintptr_t)out % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;

@@ -328,6 +328,7 @@ sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_sha
     if (!store || !out) return SEPAX_ERR_NULL;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     uint32_t i = sepax_id_index(id);
     const sepax_poly_rec *r = &store->rec[i];
     out->kind = store->kind[i];
@@ -448,7 +449,8 @@ sepax_status sepax_shapes_update(sepax_shapes *store) {
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
-    if (store->count) k->update(store, 0, (store->count + L - 1) / L, 1);
+    if (store->count) k->update(store, 0, (store->count + L - 1) / L, SEPAX_WRITE_ROWS);
     store->rows_stale = 0;
+    store->recs_stale = 0;
     return SEPAX_OK;
 }

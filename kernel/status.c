@@ -30,6 +30,9 @@ const char *sepax_status_str(sepax_status status) {
     case SEPAX_ERR_BAD_OPTION: return "SEPAX_ERR_BAD_OPTION: an option outside its documented set";
     case SEPAX_ERR_DUPLICATE:
         return "SEPAX_ERR_DUPLICATE: an index given twice where each must appear once";
+    case SEPAX_ERR_STALE_WORLD:
+        return "SEPAX_ERR_STALE_WORLD: world data out of date after a lazy frame (call "
+               "sepax_shapes_update)";
     }
     return "unknown sepax_status";
 }

@@ -126,6 +126,11 @@ struct sepax_shapes {
      * two answer through the pair kernels, from the records (queries.c); a whole update
      * (sepax_shapes_update, SEPAX_UPDATE_ALL) and a whole refresh clear it. */
     uint32_t rows_stale;
+    /* Whether some records and discs lag the poses: a frame's SEPAX_UPDATE_LAZY writes
+     * every bound but only the records and discs of the shapes its pairs read.
+     * While set, every query that reads records refuses with SEPAX_ERR_STALE_WORLD; a whole
+     * update or a frame that writes every record clears it. */
+    uint32_t recs_stale;
     sepax_allocator mem;
 };
 
@@ -170,6 +175,13 @@ static inline sepax_status sepax_check_id(const sepax_shapes *s, uint32_t id) {
 /* World data of one shape from its local data and pose, one lane at a time:
  * the formula every update kernel follows operation for operation. */
 void sepax_transform_shape(sepax_shapes *s, uint32_t id);
+
+/* Only its bounds, by the same formula (what a lazy frame's first pass writes). */
+void sepax_transform_bounds(sepax_shapes *s, uint32_t id);
+
+/* What a kernel's update writes (sepax_kernel.update's mode): every shape's records, discs
+ * and bounds; those and the transposed rows; or only the bounds. */
+enum { SEPAX_WRITE_RECORDS = 0, SEPAX_WRITE_ROWS = 1, SEPAX_WRITE_BOUNDS = 2 };
 
 /* The C library's aligned_alloc and free, the default of every object. */
 sepax_allocator sepax_libc_allocator(void);

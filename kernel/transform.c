@@ -8,6 +8,35 @@
  *                  min - r and max + r */
 #include "store.h"
 
+static inline float world_x(float c, float s, float px, float x, float y) {
+    return (c * x - s * y) + px;
+}
+
+static inline float world_y(float c, float s, float py, float x, float y) {
+    return (s * x + c * y) + py;
+}
+
+void sepax_transform_bounds(sepax_shapes *st, uint32_t id) {
+    const sepax_local_block *l = &st->local[id / SEPAX_BLOCK_LANES];
+    const sepax_pose_block *p = &st->pose[id / SEPAX_BLOCK_LANES];
+    sepax_aabb_block *b = &st->aabb[id / SEPAX_BLOCK_LANES];
+    unsigned i = id % SEPAX_BLOCK_LANES;
+    float c = p->c[i], s = p->s[i], px = p->px[i], py = p->py[i], r = l->r[i];
+    float minx = 0, miny = 0, maxx = 0, maxy = 0;
+    for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
+        float wx = world_x(c, s, px, l->x[k][i], l->y[k][i]);
+        float wy = world_y(c, s, py, l->x[k][i], l->y[k][i]);
+        minx = k == 0 || wx < minx ? wx : minx;
+        miny = k == 0 || wy < miny ? wy : miny;
+        maxx = k == 0 || wx > maxx ? wx : maxx;
+        maxy = k == 0 || wy > maxy ? wy : maxy;
+    }
+    b->minx[i] = minx - r;
+    b->miny[i] = miny - r;
+    b->maxx[i] = maxx + r;
+    b->maxy[i] = maxy + r;
+}
+
 void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
     const sepax_local_block *l = &st->local[id / SEPAX_BLOCK_LANES];
     const sepax_pose_block *p = &st->pose[id / SEPAX_BLOCK_LANES];
@@ -19,7 +48,7 @@ void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
     float minx = 0, miny = 0, maxx = 0, maxy = 0;
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
         float x = l->x[k][i], y = l->y[k][i], nx = l->nx[k][i], ny = l->ny[k][i];
-        float wx = (c * x - s * y) + px, wy = (s * x + c * y) + py;
+        float wx = world_x(c, s, px, x, y), wy = world_y(c, s, py, x, y);
         float wnx = c * nx - s * ny, wny = s * nx + c * ny;
         w->x[k][i] = wx;
         w->y[k][i] = wy;

@@ -25,19 +25,23 @@
 #define CAT(a, b) CAT2(a, b)
 
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
-                                     int rows);
+                                     int mode);
 
 #if defined(SEPAX_ISA_SCALAR)
 /* Without vector registers the lanes live in memory and the transposes cost more than they
  * save: a shape at a time, with the formula every backend follows (and all eight block rows,
  * the ones no query reads included, `rows` or not). */
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
-                                     int rows) {
-    (void)rows;
+                                     int mode) {
     size_t begin = (size_t)first_block * SEPAX_BLOCK_LANES;
     size_t end = begin + (size_t)blocks * SEPAX_BLOCK_LANES;
     if (end > st->count) end = st->count;
-    for (size_t id = begin; id < end; id++) sepax_transform_shape(st, (uint32_t)id);
+    for (size_t id = begin; id < end; id++) {
+        if (mode == SEPAX_WRITE_BOUNDS)
+            sepax_transform_bounds(st, (uint32_t)id);
+        else
+            sepax_transform_shape(st, (uint32_t)id);
+    }
 }
 
 #else
@@ -46,13 +50,21 @@ typedef struct world_lanes {
     lf x, y, nx, ny, c;
 } world_lanes;
 
+static inline __attribute__((always_inline)) lf world_x(lf c, lf s, lf px, lf x, lf y) {
+    return lf_add(lf_sub(lf_mul(c, x), lf_mul(s, y)), px);
+}
+
+static inline __attribute__((always_inline)) lf world_y(lf c, lf s, lf py, lf x, lf y) {
+    return lf_add(lf_add(lf_mul(s, x), lf_mul(c, y)), py);
+}
+
 /* transform.c's formula on lanes: rotate and move vertices, rotate normals,
  * put each plane through its vertex */
 static inline __attribute__((always_inline)) world_lanes to_world(lf c, lf s, lf px, lf py, lf x,
                                                                   lf y, lf nx, lf ny, lf cbias) {
     world_lanes w;
-    w.x = lf_add(lf_sub(lf_mul(c, x), lf_mul(s, y)), px);
-    w.y = lf_add(lf_add(lf_mul(s, x), lf_mul(c, y)), py);
+    w.x = world_x(c, s, px, x, y);
+    w.y = world_y(c, s, py, x, y);
     w.nx = lf_sub(lf_mul(c, nx), lf_mul(s, ny));
     w.ny = lf_add(lf_mul(s, nx), lf_mul(c, ny));
     w.c = lf_add(lf_add(lf_mul(w.nx, w.x), lf_mul(w.ny, w.y)), cbias);
@@ -107,15 +119,53 @@ put_records(sepax_shapes *st, size_t b, size_t b1, int half,
     }
 }
 
+/* Blocks b and b1's bounds only: their vertices' x and y rows, no normals, offsets, discs or
+ * records (a lazy frame's first pass, SEPAX_WRITE_BOUNDS). The same operations as the whole
+ * update's, so the same bits. */
+static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st, size_t b,
+                                                                size_t b1) {
+    const sepax_local_block *l0 = &st->local[b], *l1 = &st->local[b1];
+    const sepax_pose_block *p0 = &st->pose[b], *p1 = &st->pose[b1];
+    sepax_aabb_block *a0 = &st->aabb[b], *a1 = &st->aabb[b1];
+    lf c = lf_load(p0->c, p1->c), s = lf_load(p0->s, p1->s);
+    lf px = lf_load(p0->px, p1->px), py = lf_load(p0->py, p1->py);
+    lf x = lf_load(l0->x[0], l1->x[0]), y = lf_load(l0->y[0], l1->y[0]);
+    lf minx = world_x(c, s, px, x, y), miny = world_y(c, s, py, x, y);
+    lf maxx = minx, maxy = miny;
+    /* rows past a shape's vertices repeat its last, so they change no bound: only the most
+     * vertices of the blocks' shapes are read (a block of bullets reads half its rows) */
+    int nv = st->info[b].maxv > st->info[b1].maxv ? st->info[b].maxv : st->info[b1].maxv;
+    for (int k = 1; k < nv; k++) {
+        x = lf_load(l0->x[k], l1->x[k]);
+        y = lf_load(l0->y[k], l1->y[k]);
+        lf wx = world_x(c, s, px, x, y), wy = world_y(c, s, py, x, y);
+        minx = lf_min(wx, minx);
+        miny = lf_min(wy, miny);
+        maxx = lf_max(wx, maxx);
+        maxy = lf_max(wy, maxy);
+    }
+    lf r = lf_load(l0->r, l1->r);
+    lf_store2(lf_sub(minx, r), a0->minx, a1->minx);
+    lf_store2(lf_sub(miny, r), a0->miny, a1->miny);
+    lf_store2(lf_add(maxx, r), a0->maxx, a1->maxx);
+    lf_store2(lf_add(maxy, r), a0->maxy, a1->maxy);
+}
+
 /* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
  * the records of their shapes: disjoint ranges can run on different threads */
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
-                                     int rows) {
+                                     int mode) {
     size_t nblocks = ((size_t)st->count + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
     const size_t nall = nblocks;
     if (first_block >= nblocks) return;
     if (blocks > nblocks - first_block) blocks = (uint32_t)(nblocks - first_block);
     nblocks = (size_t)first_block + blocks;
+    if (mode == SEPAX_WRITE_BOUNDS) {
+        for (size_t b = first_block; b < nblocks; b += SEPAX_P)
+            update_bounds(st, b, b + SEPAX_P - 1 < nblocks ? b + SEPAX_P - 1 : b);
+        return;
+    }
+    int rows = mode == SEPAX_WRITE_ROWS;
     int stream = st->count >= STREAM_SHAPES;
     for (size_t b = first_block; b < nblocks; b += SEPAX_P) {
         /* with two slots and an odd last block, slot 1 repeats slot 0: it

@@ -748,7 +748,7 @@ Test(broadphase, contract) {
     bad.test = -1;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_BAD_OPTION);
     bad = o;
-    bad.update = SEPAX_UPDATE_ALL + 1;
+    bad.update = SEPAX_UPDATE_LAZY + 1;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_BAD_OPTION);
     bad.update = -1;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_BAD_OPTION);

@@ -32,9 +32,10 @@
  * rebuilt before the next input.
  *
  * Then a whole frame on the same store (sepax_find_contacts, by turns on one
- * and on two threads): the test from byte 2 (4: not a test), the margin as
- * above, a capacity from byte 3 (often too small), filters from the pair
- * bytes. A refused frame writes nothing; SEPAX_ERR_CAPACITY reports the
+ * and on two threads): the test from byte 2 (4: not a test), the update from
+ * byte 1 (after a lazy one, a record query must refuse until a whole update),
+ * the margin as above, a capacity from byte 3 (often too small), filters from
+ * the pair bytes. A refused frame writes nothing; SEPAX_ERR_CAPACITY reports the
  * count a second call gets in full; the pairs found are exactly those that
  * brute force over every pair (sepax_overlap_opt, the filters applied by
  * hand) finds. A box query from the input bytes must find what brute force
@@ -128,7 +129,7 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
     sepax_shapes_set_filters(store, 0, total, filters);
     int test = data[2] % 5;
     float margin = opt ? opt->margin : 0.0f;
-    sepax_frame_options fo = {test, margin, 0.0f, data[1] % 3}; /* a sepax_frame_update */
+    sepax_frame_options fo = {test, margin, 0.0f, data[1] % 4}; /* a sepax_frame_update */
     size_t cap = data[3] % 64;
     enum { ROOM = SHAPES * SHAPES / 2 + 8 };
     static sepax_pair pairs[ROOM];
@@ -161,6 +162,17 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
         size_t again;
         st = sepax_find_contacts(bp, store, &fo, &out, &again);
         if (st != SEPAX_OK || again != count) fail("frame: the second call lost results");
+    }
+    if (fo.update == SEPAX_UPDATE_LAZY && st == SEPAX_OK) {
+        /* records of shapes in no candidate pair lag: a query that reads them refuses and
+         * writes nothing, until a whole update */
+        if (total >= 2) {
+            uint8_t h = MARK;
+            sepax_pair p = {sepax_shapes_id(store, 0), sepax_shapes_id(store, total - 1)};
+            if (sepax_overlap(store, &p, 1, &h) != SEPAX_ERR_STALE_WORLD || h != MARK)
+                fail("frame: a query after a lazy frame not refused");
+        }
+        if (sepax_shapes_update(store) != SEPAX_OK) fail("frame: update after a lazy frame");
     }
     if (st != SEPAX_OK || test == SEPAX_TEST_AABB) return;
     /* brute force: every pair i < j whose filters meet */

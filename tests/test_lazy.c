@@ -1,0 +1,214 @@
+/* A frame's SEPAX_UPDATE_LAZY: every bound, then only the records of the shapes in candidate
+ * pairs. Its results must be the bits of a frame after a whole update, for every test, thread
+ * count and backend; its bounds and discs the bits of a whole update; the records it skips
+ * must really be skipped (or the mode saves nothing); and until the next whole update every
+ * query that reads records must refuse with SEPAX_ERR_STALE_WORLD and write nothing. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broadphase.h"
+#include "workload.h"
+
+/* A bullet-hell in miniature: mixed small shapes that ignore each other (category 1, mask 2)
+ * and every 97th one a "player" they all meet (category 2, mask 1), so most shapes are in no
+ * candidate pair. */
+static sepax_shapes *make_store(uint32_t n, uint64_t seed) {
+    sepax_shapes *s = sepax_shapes_create(n);
+    cr_assert(s);
+    wl_config cfg = wl_default();
+    cfg.shapes = n;
+    cfg.kinds = WL_MIXED;
+    cfg.seed = seed;
+    cr_assert_eq(wl_fill_store(s, &cfg), SEPAX_OK);
+    uint32_t count = sepax_shapes_count(s);
+    sepax_filter *f = malloc(count * sizeof *f);
+    for (uint32_t i = 0; i < count; i++)
+        f[i] = i % 97 == 0 ? (sepax_filter){2u, 1u} : (sepax_filter){1u, 2u};
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, count, f), SEPAX_OK);
+    free(f);
+    return s;
+}
+
+static void move_all(sepax_shapes *s, wl_rng *r) {
+    uint32_t n = sepax_shapes_count(s);
+    sepax_pose *p = malloc(n * sizeof *p);
+    for (uint32_t i = 0; i < n; i++)
+        p[i] = (sepax_pose){{60.0f * wl_unit(r), 60.0f * wl_unit(r)}, sepax_rot(6.0f * wl_unit(r))};
+    cr_assert_eq(sepax_shapes_set_poses(s, 0, n, p), SEPAX_OK);
+    free(p);
+}
+
+typedef struct results {
+    sepax_pair *pairs;
+    sepax_hit *hits;
+    sepax_manifold *mans;
+    size_t n;
+} results;
+
+static results run_frame(sepax_broadphase *bp, sepax_shapes *s, int test, int update) {
+    size_t cap = 1u << 16;
+    results r = {calloc(cap, sizeof(sepax_pair)), calloc(cap, sizeof(sepax_hit)),
+                 calloc(cap, sizeof(sepax_manifold)), 0};
+    sepax_frame_options o = {test, test == SEPAX_TEST_MANIFOLD ? 0.05f : 0.0f, 0.0f, update};
+    sepax_contacts out = {r.pairs, r.hits, r.mans, cap};
+    sepax_status st = sepax_find_contacts(bp, s, &o, &out, &r.n);
+    cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+    return r;
+}
+
+static void free_results(results *r) {
+    free(r->pairs);
+    free(r->hits);
+    free(r->mans);
+}
+
+Test(lazy, same_bits_as_a_whole_update_for_every_test_thread_count_and_backend) {
+    sepax_shapes *s = make_store(4000, 41);
+    uint32_t n = sepax_shapes_count(s), nb = (n + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    size_t bounds_bytes = nb * sizeof(sepax_aabb_block), disc_bytes = n * sizeof(sepax_disc);
+    size_t rec_bytes = n * sizeof(sepax_poly_rec);
+    sepax_aabb_block *aabb = malloc(bounds_bytes);
+    sepax_disc *disc = malloc(disc_bytes);
+    sepax_poly_rec *rec = malloc(rec_bytes);
+    sepax_backend was = sepax_get_backend();
+    wl_rng r = {5};
+    size_t found = 0, skipped = 0;
+    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
+        if (!sepax_backend_available((sepax_backend)b)) continue;
+        cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
+        const char *name = sepax_backend_name((sepax_backend)b);
+        for (uint32_t threads = 1; threads <= 2; threads++) {
+            sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+            cr_assert(bp);
+            for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_MANIFOLD; test++) {
+                move_all(s, &r);
+                results lazy = run_frame(bp, s, test, SEPAX_UPDATE_LAZY);
+                cr_assert_eq(s->recs_stale, 1u);
+                memcpy(aabb, s->aabb, bounds_bytes);
+                memcpy(disc, s->disc, disc_bytes);
+                memcpy(rec, s->rec, rec_bytes);
+                cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+                cr_assert_eq(s->recs_stale, 0u);
+                results full = run_frame(bp, s, test, SEPAX_UPDATE_NONE);
+                cr_assert_eq(lazy.n, full.n, "%s, %u threads, test %d: %zu results, want %zu", name,
+                             threads, test, lazy.n, full.n);
+                cr_assert(memcmp(lazy.pairs, full.pairs, lazy.n * sizeof *lazy.pairs) == 0,
+                          "%s, %u threads, test %d: pairs differ", name, threads, test);
+                if (test == SEPAX_TEST_COLLIDE)
+                    cr_assert(memcmp(lazy.hits, full.hits, lazy.n * sizeof *lazy.hits) == 0,
+                              "%s, %u threads: hits differ", name, threads);
+                if (test == SEPAX_TEST_MANIFOLD)
+                    cr_assert(memcmp(lazy.mans, full.mans, lazy.n * sizeof *lazy.mans) == 0,
+                              "%s, %u threads: manifolds differ", name, threads);
+                cr_assert(memcmp(aabb, s->aabb, bounds_bytes) == 0, "%s: bounds differ", name);
+                /* every shape of a result has its record written; some others do not */
+                for (size_t k = 0; k < lazy.n; k++) {
+                    uint32_t ia = lazy.pairs[k].a & SEPAX_ID_INDEX_MASK;
+                    uint32_t ib = lazy.pairs[k].b & SEPAX_ID_INDEX_MASK;
+                    if (test == SEPAX_TEST_AABB) continue; /* reads no record */
+                    cr_assert(memcmp(&rec[ia], &s->rec[ia], sizeof *rec) == 0, "%s: record", name);
+                    cr_assert(memcmp(&rec[ib], &s->rec[ib], sizeof *rec) == 0, "%s: record", name);
+                    cr_assert(memcmp(&disc[ia], &s->disc[ia], sizeof *disc) == 0, "%s: disc", name);
+                    cr_assert(memcmp(&disc[ib], &s->disc[ib], sizeof *disc) == 0, "%s: disc", name);
+                }
+                for (uint32_t i = 0; i < n; i++)
+                    skipped += memcmp(&rec[i], &s->rec[i], sizeof *rec) != 0;
+                found += lazy.n;
+                free_results(&lazy);
+                free_results(&full);
+            }
+            sepax_broadphase_destroy(bp);
+        }
+    }
+    sepax_set_backend(was);
+    /* the comparisons compared something, and the mode left records behind */
+    cr_assert(found > 200, "%zu results", found);
+    cr_assert(skipped > n, "%zu records skipped", skipped);
+    free(aabb);
+    free(disc);
+    free(rec);
+    sepax_shapes_destroy(s);
+}
+
+/* Every query that reads records, after a lazy frame: SEPAX_ERR_STALE_WORLD, its output as it
+ * was; the bounds-only calls still answer; after sepax_shapes_update (or a frame that writes
+ * every record) every call answers again. */
+static int untouched(const void *p, size_t bytes) {
+    const unsigned char *c = p;
+    for (size_t i = 0; i < bytes; i++)
+        if (c[i] != 0xAB) return 0;
+    return 1;
+}
+
+static void expect_queries(sepax_shapes *s, sepax_broadphase *bp, sepax_status want) {
+    sepax_pair pairs[2] = {{0, 1}, {2, 3}};
+    _Alignas(64) unsigned char buf[4096];
+    sepax_vec2 v[2] = {{1.0f, 0.0f}, {0.0f, 1.0f}};
+    sepax_ray ray = {{-5.0f, 5.0f}, {70.0f, 1.0f}, 1.0f};
+    sepax_ray rays[2] = {ray, ray};
+    uint32_t ids[2] = {0, 1}, out_ids[64];
+    size_t count;
+    sepax_shape_view view;
+#define EXPECT(call)                                                                               \
+    do {                                                                                           \
+        memset(buf, 0xAB, sizeof buf);                                                             \
+        sepax_status st_ = (call);                                                                 \
+        cr_assert_eq(st_, want, "%s: %s", #call, sepax_status_str(st_));                           \
+        if (want != SEPAX_OK) cr_assert(untouched(buf, sizeof buf), "%s wrote", #call);            \
+    } while (0)
+    EXPECT(sepax_overlap(s, pairs, 2, buf));
+    EXPECT(sepax_collide(s, pairs, 2, (sepax_hit *)(void *)buf));
+    EXPECT(sepax_collide_manifold(s, pairs, 2, (sepax_manifold *)(void *)buf));
+    EXPECT(sepax_sweep(s, pairs, 2, v, v, (sepax_sweep_hit *)(void *)buf));
+    EXPECT(sepax_overlap_one(s, 0, 0, 100, buf));
+    EXPECT(sepax_raycast(s, rays, ids, 2, (sepax_ray_hit *)(void *)buf));
+    EXPECT(sepax_raycast_range(s, &ray, 0, 40, (sepax_ray_hit *)(void *)buf));
+    cr_assert_eq(sepax_shapes_view(s, 0, &view), want);
+    cr_assert_eq(sepax_broadphase_query_shape(bp, s, 0, 0.0f, out_ids, 64, &count), want);
+    cr_assert_eq(
+        sepax_broadphase_query_ray(bp, s, &ray, out_ids, (sepax_ray_hit *)(void *)buf, 64, &count),
+        want);
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
+    sepax_contacts out = {(sepax_pair *)(void *)buf, NULL, NULL, sizeof buf / sizeof(sepax_pair)};
+    sepax_status st = sepax_find_contacts(bp, s, &o, &out, &count);
+    cr_assert(st == want || (want == SEPAX_OK && st == SEPAX_ERR_CAPACITY), "%s",
+              sepax_status_str(st));
+#undef EXPECT
+    /* bounds only: always answer */
+    sepax_aabb box = {{0.0f, 0.0f}, {30.0f, 30.0f}};
+    st = sepax_broadphase_query_aabb(bp, s, box, out_ids, 64, &count);
+    cr_assert(st == SEPAX_OK || st == SEPAX_ERR_CAPACITY, "%s", sepax_status_str(st));
+    o.test = SEPAX_TEST_AABB;
+    out.capacity = 0;
+    st = sepax_find_contacts(bp, s, &o, &out, &count);
+    cr_assert(st == SEPAX_OK || st == SEPAX_ERR_CAPACITY, "%s", sepax_status_str(st));
+}
+
+Test(lazy, record_queries_refuse_until_a_whole_update) {
+    sepax_shapes *s = make_store(1000, 43);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    wl_rng r = {9};
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    results a = run_frame(bp, s, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_FRAME);
+    expect_queries(s, bp, SEPAX_OK);
+    move_all(s, &r);
+    results b = run_frame(bp, s, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_LAZY);
+    expect_queries(s, bp, SEPAX_ERR_STALE_WORLD);
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    expect_queries(s, bp, SEPAX_OK);
+    /* a lazy frame of the bounds test writes no record at all; a frame's FRAME update
+     * writes them all */
+    move_all(s, &r);
+    results c = run_frame(bp, s, SEPAX_TEST_AABB, SEPAX_UPDATE_LAZY);
+    expect_queries(s, bp, SEPAX_ERR_STALE_WORLD);
+    results d = run_frame(bp, s, SEPAX_TEST_COLLIDE, SEPAX_UPDATE_FRAME);
+    expect_queries(s, bp, SEPAX_OK);
+    free_results(&a);
+    free_results(&b);
+    free_results(&c);
+    free_results(&d);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
