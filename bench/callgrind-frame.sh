@@ -6,14 +6,16 @@
 # frame's cost (the first frames' buffer growth cancels out). For where they go,
 # run the same valgrind command with --dump-instr=no and read callgrind_annotate.
 #
-#   bench/callgrind-frame.sh [BUILD_DIR] [SCENE] [N] [F] [BACKEND]
-#   (defaults: build-release particles 10000 2 avx2; valgrind has no AVX-512)
+#   bench/callgrind-frame.sh [BUILD_DIR] [SCENE] [N] [F] [BACKEND] [UPDATE]
+#   (defaults: build-release particles 10000 2 avx2 frame; valgrind has no AVX-512;
+#   UPDATE: frame, all or lazy, the frame's sepax_frame_update)
 set -euo pipefail
 build=${1:-build-release}
 scene=${2:-particles}
 n=${3:-10000}
 frames=${4:-2}
 backend=${5:-avx2}
+update=${6:-frame}
 bench="$build/bench/sepax-bench-frame"
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -22,7 +24,7 @@ count() { # frames -> instructions inside the two calls
   if ! valgrind --tool=callgrind --callgrind-out-file="$tmp/out$1" \
     --toggle-collect=sepax_find_contacts --toggle-collect=sepax_shapes_set_poses \
     "$bench" --scene "$scene" --n "$n" --frames "$1" --warmup 0 --threads 1 \
-    --backend "$backend" --only-frame 1 >/dev/null 2>"$tmp/err$1"; then
+    --backend "$backend" --update "$update" --only-frame 1 >/dev/null 2>"$tmp/err$1"; then
     cat "$tmp/err$1" >&2
     exit 1
   fi
@@ -30,5 +32,5 @@ count() { # frames -> instructions inside the two calls
 }
 one=$(count "$frames")
 two=$(count $((2 * frames)))
-echo "# $scene, $n shapes, $backend, one thread: instructions per frame (set_poses + sepax_find_contacts)"
+echo "# $scene, $n shapes, $backend, update $update, one thread: instructions per frame (set_poses + sepax_find_contacts)"
 echo "$(((two - one) / frames))"

@@ -296,7 +296,8 @@ SEPAX_API sepax_status sepax_shapes_aabb(const sepax_shapes *store, uint32_t id,
 SEPAX_API sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id,
                                           sepax_local_shape *out);
 
-/// Fill *out with a view of shape `id` in world coordinates.
+/// Fill *out with a view of shape `id` in world coordinates (SEPAX_ERR_STALE_WORLD after a
+/// frame's SEPAX_UPDATE_LAZY, until sepax_shapes_update).
 SEPAX_API sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id,
                                          sepax_shape_view *out);
 
@@ -569,9 +570,10 @@ typedef struct sepax_contacts {
 /// returns SEPAX_ERR_CAPACITY, writes nothing into `out`, and a second call with that much room
 /// gets every result. Errors: SEPAX_ERR_NULL (bp, store, options, out, count; an array the test
 /// needs), SEPAX_ERR_MISALIGNED, SEPAX_ERR_BAD_OPTION (test or update unknown), the margin's
-/// NONFINITE / RANGE, SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE (cell_size), SEPAX_ERR_NOMEM (scratch
-/// could not grow). The grid stays built for the sepax_broadphase_query_* calls until the next
-/// frame.
+/// NONFINITE / RANGE, SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE (cell_size), SEPAX_ERR_STALE_WORLD
+/// (SEPAX_UPDATE_NONE with a test that reads records, after a lazy frame), SEPAX_ERR_NOMEM
+/// (scratch could not grow). The grid stays built for the sepax_broadphase_query_* calls until the
+/// next frame.
 SEPAX_API sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                            const sepax_frame_options *options,
                                            const sepax_contacts *out, size_t *count);

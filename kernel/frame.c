@@ -486,17 +486,19 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
     if (st != SEPAX_OK) return st;
     if (!isfinite(o->cell_size)) return SEPAX_ERR_NONFINITE;
     if (o->cell_size < 0.0f || o->cell_size > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
+    if (out->capacity) {
+        if (!out->pairs || (o->test == SEPAX_TEST_COLLIDE && !out->hits) ||
+            (o->test == SEPAX_TEST_MANIFOLD && !out->manifolds))
+            return SEPAX_ERR_NULL;
+        if ((uintptr_t)out->pairs % _Alignof(sepax_pair) ||
+            (o->test == SEPAX_TEST_COLLIDE && (uintptr_t)out->hits % _Alignof(sepax_hit)) ||
+            (o->test == SEPAX_TEST_MANIFOLD &&
+             (uintptr_t)out->manifolds % _Alignof(sepax_manifold)))
+            return SEPAX_ERR_MISALIGNED;
+    }
     /* records a lazy frame left behind: only the bounds may be read */
     if (store->recs_stale && o->update == SEPAX_UPDATE_NONE && o->test != SEPAX_TEST_AABB)
         return SEPAX_ERR_STALE_WORLD;
-    if (out->capacity == 0) return SEPAX_OK;
-    if (!out->pairs || (o->test == SEPAX_TEST_COLLIDE && !out->hits) ||
-        (o->test == SEPAX_TEST_MANIFOLD && !out->manifolds))
-        return SEPAX_ERR_NULL;
-    if ((uintptr_t)out->pairs % _Alignof(sepax_pair) ||
-        (o->test == SEPAX_TEST_COLLIDE && (uintptr_t)out->hits % _Alignof(sepax_hit)) ||
-        (o->test == SEPAX_TEST_MANIFOLD && (uintptr_t)out->manifolds % _Alignof(sepax_manifold)))
-        return SEPAX_ERR_MISALIGNED;
     return SEPAX_OK;
 }
 
