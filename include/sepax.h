@@ -600,7 +600,7 @@ typedef struct sepax_broadphase_stats {
     /// never do. A phase the call did not reach or run (no update asked, an error before it)
     /// reads 0; sepax_broadphase_build sets only grid_ns.
     uint64_t update_ns; ///< sepax_find_contacts' world update, over the workers (with
-                        ///< SEPAX_UPDATE_LAZY, its records pass after the grid too)
+                        ///< SEPAX_UPDATE_LAZY, its marking pairing and records pass too)
     uint64_t grid_ns;   ///< the grid build: boxes, cells, the sort
     uint64_t pairs_ns;  ///< pairing, filters and the test, over the workers (a redo included)
     uint64_t copy_ns;   ///< the results into the caller's arrays

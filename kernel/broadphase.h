@@ -117,10 +117,10 @@ struct sepax_broadphase {
     size_t cap_chunks;
     uint32_t *redo;
     size_t cap_redo;
-    /* a lazy frame: each worker's marks of the blocks its candidate pairs read, a row of
-     * mark_stride bytes per worker, and the marked blocks' list */
+    /* a lazy frame: each worker's marks of the blocks its candidate pairs read, a row per
+     * worker, and the marked blocks' list */
     uint8_t *marks;
-    size_t cap_marks, mark_stride;
+    size_t cap_marks;
     uint32_t *marked;
     size_t cap_marked;
     size_t candidates, results;

@@ -202,7 +202,8 @@ static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, c
     const sepax_broadphase *bp = f->bp;
     for (size_t i = 0; i < got; i++) {
         uint32_t idb = bp->sid[pos[i]], b = sepax_id_index(idb);
-        if (f->test != SEPAX_TEST_AABB) prefetch_shape(f->store, b);
+        if (f->test > SEPAX_TEST_AABB)
+            prefetch_shape(f->store, b); /* not AABB, not the mark pass */
         w->cand[m + i] = ordered_pair(o->id, o->index, idb, b);
     }
     m += got;
@@ -220,7 +221,7 @@ static size_t take_owned(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
                          const uint32_t *pos, const uint32_t *own, size_t n) {
     const sepax_broadphase *bp = f->bp;
     const sepax_shapes *store = f->store;
-    const int prefetch = f->test != SEPAX_TEST_AABB;
+    const int prefetch = f->test > SEPAX_TEST_AABB; /* not AABB, not the mark pass */
     for (size_t j = 0; j < n;) {
         size_t got = n - j < BP_BATCH + BP_PIECE - m ? n - j : BP_BATCH + BP_PIECE - m;
         for (size_t i = 0; i < got; i++) {
@@ -553,7 +554,6 @@ static int lazy_records(sepax_broadphase *bp, frame_ctx *f, uint32_t nchunks) {
         !sepax_bp_reserve(bp, (void **)&bp->marked, &bp->cap_marked, (size_t)nblocks + LAZY_BLOCKS,
                           sizeof *bp->marked))
         return 0;
-    bp->mark_stride = stride;
     memset(bp->marks, 0, stride * workers);
     for (uint32_t w = 0; w < workers; w++) bp->workers[w].mark = bp->marks + stride * w;
     int test = f->test;

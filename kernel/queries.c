@@ -57,8 +57,13 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
     if (!all_live(store, pairs, n)) return first_bad_id(store, pairs, n);
-    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     return SEPAX_OK;
+}
+
+/* SEPAX_ERR_STALE_WORLD where a call that passed its other checks would read records a lazy
+ * frame left behind (n pairs; none read nothing) */
+static sepax_status records_current(const sepax_shapes *store, size_t n, sepax_status st) {
+    return st == SEPAX_OK && n && store->recs_stale ? SEPAX_ERR_STALE_WORLD : st;
 }
 
 sepax_status sepax_overlap_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
@@ -66,6 +71,7 @@ sepax_status sepax_overlap_opt(const sepax_shapes *store, const sepax_pair *pair
     const sepax_kernel *k;
     float margin;
     sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
+    st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK && n) k->overlap(store, pairs, n, margin, hit);
     return st;
@@ -77,6 +83,7 @@ sepax_status sepax_collide_opt(const sepax_shapes *store, const sepax_pair *pair
     float margin;
     sepax_status st =
         check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options, &margin);
+    st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK && n) k->collide(store, pairs, n, margin, out, NULL);
     return st;
@@ -93,6 +100,7 @@ sepax_status sepax_collide_manifold_opt(const sepax_shapes *store, const sepax_p
     float margin;
     sepax_status st =
         check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_manifold), options, &margin);
+    st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     for (size_t base = 0; st == SEPAX_OK && base < n; base += MANIFOLD_CHUNK) {
         size_t len = n - base < MANIFOLD_CHUNK ? n - base : MANIFOLD_CHUNK;
@@ -136,6 +144,7 @@ sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *pairs, siz
         check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_sweep_hit), NULL, &margin);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
+    st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK && n) k->sweep(store, pairs, n, velocity_a, velocity_b, out);
     return st;

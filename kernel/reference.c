@@ -163,6 +163,13 @@ static sepax_status get_margin(const sepax_query_options *opt, float *margin) {
     return SEPAX_OK;
 }
 
+sepax_status sepax_ref_world_current(const sepax_shapes *store) {
+    sepax_shape_view v;
+    if (sepax_shapes_count(store) == 0) return SEPAX_OK;
+    sepax_status st = sepax_shapes_view(store, sepax_shapes_id(store, 0), &v);
+    return st == SEPAX_ERR_STALE_WORLD ? st : SEPAX_OK;
+}
+
 /* Every argument checked before anything is written, as the library does. */
 sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const void *out, size_t out_size, size_t out_align,
@@ -192,6 +199,7 @@ sepax_status sepax_ref_overlap_opt(const sepax_shapes *store, const sepax_pair *
                                    const sepax_query_options *options, uint8_t *hit) {
     float margin;
     sepax_status st = sepax_ref_check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
+    if (st == SEPAX_OK && n) st = sepax_ref_world_current(store);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;
         sepax_shapes_view(store, pairs[i].a, &a);
@@ -206,6 +214,7 @@ sepax_status sepax_ref_collide_opt(const sepax_shapes *store, const sepax_pair *
     float margin;
     sepax_status st = sepax_ref_check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit),
                                             options, &margin);
+    if (st == SEPAX_OK && n) st = sepax_ref_world_current(store);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;
         sepax_shapes_view(store, pairs[i].a, &a);
@@ -228,13 +237,15 @@ sepax_status sepax_ref_overlap_one_opt(const sepax_shapes *store, uint32_t probe
     if (!store) return SEPAX_ERR_NULL;
     float margin;
     sepax_shape_view a, b;
+    sepax_aabb box; /* the probe's id status, without reading its record */
     sepax_status st = get_margin(options, &margin);
-    if (st == SEPAX_OK) st = sepax_shapes_view(store, probe, &a);
+    if (st == SEPAX_OK) st = sepax_shapes_aabb(store, probe, &box);
     if (st != SEPAX_OK) return st;
     uint32_t total = sepax_shapes_count(store);
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!hit) return SEPAX_ERR_NULL;
+    if ((st = sepax_shapes_view(store, probe, &a)) != SEPAX_OK) return st;
     for (size_t k = 0; k < count; k++) {
         sepax_shapes_view(store, sepax_shapes_id(store, first + (uint32_t)k), &b);
         hit[k] = (uint8_t)pair_hits(&a, &b, margin);

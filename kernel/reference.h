@@ -20,6 +20,10 @@ sepax_ref_answer sepax_ref_pair_answer(const sepax_shape_view *a, const sepax_sh
                                        float margin);
 
 /* The argument checks of the reference's pair queries (the library's order). */
+/* SEPAX_ERR_STALE_WORLD while a lazy frame's records lag (sepax_shapes_view refuses), else
+ * SEPAX_OK: what a reference call returns, after its other checks, before reading a shape. */
+sepax_status sepax_ref_world_current(const sepax_shapes *store);
+
 sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const void *out, size_t out_size, size_t out_align,
                                    const sepax_query_options *opt, float *margin);

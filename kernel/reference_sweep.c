@@ -169,6 +169,7 @@ sepax_status sepax_ref_sweep(const sepax_shapes *store, const sepax_pair *pairs,
                                             _Alignof(sepax_sweep_hit), NULL, &margin);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
+    if (st == SEPAX_OK && n) st = sepax_ref_world_current(store);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;
         sepax_shapes_view(store, pairs[i].a, &a);
@@ -218,14 +219,17 @@ sepax_status sepax_ref_raycast(const sepax_shapes *store, const sepax_ray *rays,
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
     sepax_shape_view v;
-    for (size_t i = 0; i < n; i++) {
-        sepax_status st = sepax_shapes_view(store, shapes[i], &v);
+    for (size_t i = 0; i < n; i++) { /* each id's status, without reading its record */
+        sepax_aabb box;
+        sepax_status st = sepax_shapes_aabb(store, shapes[i], &box);
         if (st != SEPAX_OK) return st;
     }
     for (size_t i = 0; i < n; i++) {
         sepax_status st = check_ray(&rays[i]);
         if (st != SEPAX_OK) return st;
     }
+    sepax_status fresh = sepax_ref_world_current(store);
+    if (fresh != SEPAX_OK) return fresh;
     for (size_t i = 0; i < n; i++) {
         sepax_shapes_view(store, shapes[i], &v);
         out[i] = ray_against(&v, &rays[i]);
@@ -243,6 +247,7 @@ sepax_status sepax_ref_raycast_range(const sepax_shapes *store, const sepax_ray 
     if (count == 0) return SEPAX_OK;
     if (!out) return SEPAX_ERR_NULL;
     if ((uintptr_t)out % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    if ((st = sepax_ref_world_current(store)) != SEPAX_OK) return st;
     for (size_t k = 0; k < count; k++) {
         sepax_shape_view v;
         sepax_shapes_view(store, sepax_shapes_id(store, first + (uint32_t)k), &v);

@@ -129,7 +129,8 @@ struct sepax_shapes {
     /* Whether some records and discs lag the poses: a frame's SEPAX_UPDATE_LAZY writes
      * every bound but only the records and discs of the shapes its pairs read.
      * While set, every query that reads records refuses with SEPAX_ERR_STALE_WORLD; a whole
-     * update or a frame that writes every record clears it. */
+     * update, or a frame with SEPAX_UPDATE_FRAME or ALL, clears it (a lazy frame sets it
+     * even when it falls back to writing every record). */
     uint32_t recs_stale;
     sepax_allocator mem;
 };

@@ -4,10 +4,12 @@
  * must really be skipped (or the mode saves nothing); and until the next whole update every
  * query that reads records must refuse with SEPAX_ERR_STALE_WORLD and write nothing. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "broadphase.h"
+#include "sepax_ref.h"
 #include "workload.h"
 
 /* A bullet-hell in miniature: mixed small shapes that ignore each other (category 1, mask 2)
@@ -202,6 +204,24 @@ static void expect_queries(sepax_shapes *s, sepax_broadphase *bp, sepax_status w
     EXPECT(sepax_overlap_one(s, 0, 0, 100, buf));
     EXPECT(sepax_raycast(s, rays, ids, 2, (sepax_ray_hit *)(void *)buf));
     EXPECT(sepax_raycast_range(s, &ray, 0, 40, (sepax_ray_hit *)(void *)buf));
+    /* the reference, with the same contract */
+    EXPECT(sepax_ref_overlap(s, pairs, 2, buf));
+    EXPECT(sepax_ref_collide(s, pairs, 2, (sepax_hit *)(void *)buf));
+    EXPECT(sepax_ref_collide_manifold(s, pairs, 2, (sepax_manifold *)(void *)buf));
+    EXPECT(sepax_ref_sweep(s, pairs, 2, v, v, (sepax_sweep_hit *)(void *)buf));
+    EXPECT(sepax_ref_overlap_one(s, 0, 0, 100, buf));
+    EXPECT(sepax_ref_raycast(s, rays, ids, 2, (sepax_ray_hit *)(void *)buf));
+    EXPECT(sepax_ref_raycast_range(s, &ray, 0, 40, (sepax_ray_hit *)(void *)buf));
+    /* the other checks come first: a NaN velocity, a bad range, an empty call */
+    sepax_vec2 nan_v[2] = {{NAN, 0.0f}, {0.0f, 0.0f}};
+    sepax_sweep_hit sh[2];
+    cr_assert_eq(sepax_sweep(s, pairs, 2, nan_v, NULL, sh), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_ref_sweep(s, pairs, 2, nan_v, NULL, sh), SEPAX_ERR_NONFINITE);
+    uint32_t all = sepax_shapes_count(s);
+    cr_assert_eq(sepax_overlap_one(s, 0, all, 1, buf), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_ref_overlap_one(s, 0, all, 1, buf), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_overlap(s, pairs, 0, buf), SEPAX_OK);
+    cr_assert_eq(sepax_ref_overlap(s, pairs, 0, buf), SEPAX_OK);
     cr_assert_eq(sepax_shapes_view(s, 0, &view), want);
     cr_assert_eq(sepax_broadphase_query_shape(bp, s, 0, 0.0f, out_ids, 64, &count), want);
     cr_assert_eq(
