@@ -119,69 +119,123 @@ static void run_step(build_ctx *b, build_step *step) {
     sepax_bp_for_shapes(b->bp, b->s->count, step_task, b->items, b);
 }
 
+/* Shape i's box grown by the margin and the slack, and its extent. */
+static inline bp_box grown_box(const build_ctx *b, uint32_t i) {
+    const sepax_aabb_block *a = &b->s->aabb[i / SEPAX_BLOCK_LANES];
+    unsigned l = i % SEPAX_BLOCK_LANES;
+    float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
+    float slack = sepax_grid_slack(lx, ly, hx, hy);
+    lx = lx - b->grow - slack;
+    ly = ly - b->grow - slack;
+    hx = hx + slack;
+    hy = hy + slack;
+    float w = hx - lx, h = hy - ly, e = w > h ? w : h;
+    return (bp_box){lx, ly, hx, hy, b->s->filter[i], e, 0};
+}
+
+/* A filter as one value, to compare in one instruction. */
+static inline uint64_t filter_bits(sepax_filter f) { return (uint64_t)f.category << 32 | f.mask; }
+
+/* What classify_one gathers over a range, in locals while it runs. */
+typedef struct classify_acc {
+    float cell, minx, miny, maxx, maxy;
+    uint32_t nsmall, nf;
+    uint64_t recent0, recent1; /* noted filters once nf > 0 */
+} classify_acc;
+
+static inline classify_acc classify_begin(void) {
+    classify_acc c = {0.0f, INFINITY, INFINITY, -INFINITY, -INFINITY, 0, 0, 0, 0};
+    return c;
+}
+
+/* Small or large (the key UINT32_MAX); for the small: the cell, their count, the span of
+ * their lower corners, their distinct filters. Shapes mingle a few filters (a player's shots
+ * among enemies' shots), so the two filters met last are checked first, without a branch on
+ * which: a check against the last one alone mispredicted at every change (bullet-hell's
+ * shots: one shape in five). */
+static inline void classify_one(classify_acc *c, build_part *part, uint32_t *key, const bp_box *box,
+                                float limit) {
+    float e = box->ext;
+    if (e > limit) {
+        *key = UINT32_MAX;
+        return;
+    }
+    *key = 0;
+    c->nsmall++;
+    c->cell = e > c->cell ? e : c->cell;
+    float lx = box->lx, ly = box->ly;
+    c->minx = lx < c->minx ? lx : c->minx;
+    c->miny = ly < c->miny ? ly : c->miny;
+    c->maxx = lx > c->maxx ? lx : c->maxx;
+    c->maxy = ly > c->maxy ? ly : c->maxy;
+    sepax_filter f = box->f;
+    uint64_t fb = filter_bits(f);
+    if ((c->nf != 0) & ((fb == c->recent0) | (fb == c->recent1))) return;
+    c->recent1 = c->nf ? c->recent0 : fb;
+    c->recent0 = fb;
+    uint32_t g = 0, nf = c->nf;
+    while (g < nf && g < BP_GROUPS &&
+           (f.category != part->filter[g].category || f.mask != part->filter[g].mask))
+        g++;
+    if (g == nf && nf <= BP_GROUPS) {
+        if (nf < BP_GROUPS) part->filter[nf] = f;
+        c->nf = nf + 1;
+    }
+}
+
+static inline void classify_end(const classify_acc *c, build_part *part) {
+    part->cell = c->cell;
+    part->nsmall = c->nsmall;
+    part->minx = c->minx;
+    part->miny = c->miny;
+    part->maxx = c->maxx;
+    part->maxy = c->maxy;
+    part->nfilters = c->nf;
+}
+
 /* Boxes grown by the margin and the slack, and their extents, in index order. */
 static void boxes_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     uint32_t *hist = b->parts[item].hist;
     memset(hist, 0, sizeof b->parts[item].hist);
     for (uint32_t i = i0; i < i1; i++) {
-        const sepax_aabb_block *a = &b->s->aabb[i / SEPAX_BLOCK_LANES];
-        unsigned l = i % SEPAX_BLOCK_LANES;
-        float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
-        float slack = sepax_grid_slack(lx, ly, hx, hy);
-        lx = lx - b->grow - slack;
-        ly = ly - b->grow - slack;
-        hx = hx + slack;
-        hy = hy + slack;
-        float w = hx - lx, h = hy - ly, e = w > h ? w : h;
-        bp->ubox[i] = (bp_box){lx, ly, hx, hy, b->s->filter[i], e, 0};
+        bp_box box = grown_box(b, i);
+        bp->ubox[i] = box;
         uint32_t bits; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
-        memcpy(&bits, &e, sizeof bits);
+        memcpy(&bits, &box.ext, sizeof bits);
         hist[(bits >> 23) & 0xffu]++;
     }
 }
 
-/* Small or large; for the small: the cell, their count, the span of their lower
- * corners, their distinct filters. */
+/* boxes_step and classify_step in one pass, with the limit guessed (b->limit): the grid
+ * checks the guess after, and classifies again when it was wrong. Sizes change slowly, so
+ * the last build's limit is almost always this one's; the pass that reads every box again
+ * was a fifth of a bullet-hell 10k grid. */
+static void boxes_classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
+    sepax_broadphase *bp = b->bp;
+    build_part *part = &b->parts[item];
+    uint32_t *hist = part->hist;
+    memset(hist, 0, sizeof part->hist);
+    classify_acc c = classify_begin();
+    const float limit = b->limit;
+    for (uint32_t i = i0; i < i1; i++) {
+        bp_box box = grown_box(b, i);
+        bp->ubox[i] = box;
+        uint32_t bits;
+        memcpy(&bits, &box.ext, sizeof bits);
+        hist[(bits >> 23) & 0xffu]++;
+        classify_one(&c, part, &bp->key[i], &box, limit);
+    }
+    classify_end(&c, part);
+}
+
 static void classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     build_part *part = &b->parts[item];
-    float cell = 0.0f, minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
-    uint32_t nsmall = 0, nf = 0;
-    sepax_filter last = {0, 0};
-    for (uint32_t i = i0; i < i1; i++) {
-        float e = bp->ubox[i].ext;
-        if (e > b->limit) {
-            bp->key[i] = UINT32_MAX;
-            continue;
-        }
-        bp->key[i] = 0;
-        nsmall++;
-        cell = e > cell ? e : cell;
-        float lx = bp->ubox[i].lx, ly = bp->ubox[i].ly;
-        minx = lx < minx ? lx : minx;
-        miny = ly < miny ? ly : miny;
-        maxx = lx > maxx ? lx : maxx;
-        maxy = ly > maxy ? ly : maxy;
-        sepax_filter f = bp->ubox[i].f;
-        if (nf && f.category == last.category && f.mask == last.mask) continue;
-        last = f;
-        uint32_t g = 0;
-        while (g < nf && g < BP_GROUPS &&
-               (f.category != part->filter[g].category || f.mask != part->filter[g].mask))
-            g++;
-        if (g == nf && nf <= BP_GROUPS) {
-            if (nf < BP_GROUPS) part->filter[nf] = f;
-            nf++;
-        }
-    }
-    part->cell = cell;
-    part->nsmall = nsmall;
-    part->minx = minx;
-    part->miny = miny;
-    part->maxx = maxx;
-    part->maxy = maxy;
-    part->nfilters = nf;
+    classify_acc c = classify_begin();
+    const float limit = b->limit;
+    for (uint32_t i = i0; i < i1; i++) classify_one(&c, part, &bp->key[i], &bp->ubox[i], limit);
+    classify_end(&c, part);
 }
 
 /* The filter groups from the parts' distinct filters, in index order of first appearance:
@@ -238,20 +292,23 @@ static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i
     const double lastx = (double)(bp->nx - 1), lasty = (double)(bp->ny - 1);
     const uint32_t nx = bp->nx, ncells = bp->ncells;
     const int grouped = bp->grouped;
-    /* neighbours in index order mostly share a filter (a pattern's bullets): the last
-     * shape's group first */
-    sepax_filter last = {0, 0};
-    uint32_t last_g = grouped ? group_of(bp, last) : 0u;
+    /* the groups of the two filters met last first, as in classify_step */
+    const sepax_filter none = {0, 0};
+    uint64_t recent0 = filter_bits(none), recent1 = recent0;
+    uint32_t g0 = grouped ? group_of(bp, none) : 0u, g1 = g0;
     for (uint32_t i = i0; i < i1; i++) {
         if (key[i] == UINT32_MAX) continue;
         uint32_t col = clamp_cell(((double)box[i].lx - ox) * inv, lastx);
         uint32_t row = clamp_cell(((double)box[i].ly - oy) * inv, lasty);
-        sepax_filter f = box[i].f;
-        if (grouped && (f.category != last.category || f.mask != last.mask)) {
-            last = f;
-            last_g = group_of(bp, f);
+        uint64_t fb = filter_bits(box[i].f);
+        if (grouped & (fb != recent0) & (fb != recent1)) {
+            recent1 = recent0;
+            g1 = g0;
+            recent0 = fb;
+            g0 = group_of(bp, box[i].f);
         }
-        key[i] = last_g * ncells + row * nx + col;
+        uint32_t g = fb == recent0 ? g0 : g1;
+        key[i] = g * ncells + row * nx + col;
     }
 }
 
@@ -420,10 +477,11 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     if (!sepax_bp_reserve(bp, (void **)&bp->parts, &cap_parts, items + 1, sizeof(build_part)))
         return SEPAX_ERR_NOMEM;
     bp->cap_parts = cap_parts;
-    build_ctx ctx = {bp, s, grow, 0.0f, bp->parts, NULL, items};
-    run_step(&ctx, boxes_step);
     /* small shapes: up to 4x the top of the median size's power-of-two bucket (a few
      * bosses or walls must not make every cell huge), or up to a given cell */
+    float guess = cell_size > 0.0f ? cell_size / (1.0f + 1.0f / 64.0f) : bp->limit;
+    build_ctx ctx = {bp, s, grow, guess, bp->parts, NULL, items};
+    run_step(&ctx, guess > 0.0f ? boxes_classify_step : boxes_step);
     float limit;
     if (cell_size > 0.0f) {
         limit = cell_size / (1.0f + 1.0f / 64.0f);
@@ -438,8 +496,11 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
         }
         limit = ldexpf(1.0f, (int)median - 127 + 3);
     }
-    ctx.limit = limit;
-    run_step(&ctx, classify_step);
+    if (!(guess > 0.0f) || limit != guess) {
+        ctx.limit = limit;
+        run_step(&ctx, classify_step);
+    }
+    bp->limit = cell_size > 0.0f ? 0.0f : limit; /* the next automatic build's guess */
     float cell = 0.0f;
     double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
     uint32_t nsmall = 0;
