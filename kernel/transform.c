@@ -16,25 +16,38 @@ static inline float world_y(float c, float s, float py, float x, float y) {
     return (s * x + c * y) + py;
 }
 
+/* The running min / max over the vertices (vertex 0 starts it), then widened by r. */
+typedef struct bounds_acc {
+    float minx, miny, maxx, maxy;
+} bounds_acc;
+
+static inline void bounds_add(bounds_acc *a, int k, float wx, float wy) {
+    a->minx = k == 0 || wx < a->minx ? wx : a->minx;
+    a->miny = k == 0 || wy < a->miny ? wy : a->miny;
+    a->maxx = k == 0 || wx > a->maxx ? wx : a->maxx;
+    a->maxy = k == 0 || wy > a->maxy ? wy : a->maxy;
+}
+
+static inline void bounds_store(sepax_aabb_block *b, unsigned i, const bounds_acc *a, float r) {
+    b->minx[i] = a->minx - r;
+    b->miny[i] = a->miny - r;
+    b->maxx[i] = a->maxx + r;
+    b->maxy[i] = a->maxy + r;
+}
+
 void sepax_transform_bounds(sepax_shapes *st, uint32_t id) {
     const sepax_local_block *l = &st->local[id / SEPAX_BLOCK_LANES];
     const sepax_pose_block *p = &st->pose[id / SEPAX_BLOCK_LANES];
     sepax_aabb_block *b = &st->aabb[id / SEPAX_BLOCK_LANES];
     unsigned i = id % SEPAX_BLOCK_LANES;
     float c = p->c[i], s = p->s[i], px = p->px[i], py = p->py[i], r = l->r[i];
-    float minx = 0, miny = 0, maxx = 0, maxy = 0;
+    bounds_acc acc = {0, 0, 0, 0};
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
         float wx = world_x(c, s, px, l->x[k][i], l->y[k][i]);
         float wy = world_y(c, s, py, l->x[k][i], l->y[k][i]);
-        minx = k == 0 || wx < minx ? wx : minx;
-        miny = k == 0 || wy < miny ? wy : miny;
-        maxx = k == 0 || wx > maxx ? wx : maxx;
-        maxy = k == 0 || wy > maxy ? wy : maxy;
+        bounds_add(&acc, k, wx, wy);
     }
-    b->minx[i] = minx - r;
-    b->miny[i] = miny - r;
-    b->maxx[i] = maxx + r;
-    b->maxy[i] = maxy + r;
+    bounds_store(b, i, &acc, r);
 }
 
 void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
@@ -45,7 +58,7 @@ void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
     unsigned i = id % SEPAX_BLOCK_LANES;
     float c = p->c[i], s = p->s[i], px = p->px[i], py = p->py[i];
     float r = l->r[i], cbias = l->cbias[i];
-    float minx = 0, miny = 0, maxx = 0, maxy = 0;
+    bounds_acc acc = {0, 0, 0, 0};
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
         float x = l->x[k][i], y = l->y[k][i], nx = l->nx[k][i], ny = l->ny[k][i];
         float wx = world_x(c, s, px, x, y), wy = world_y(c, s, py, x, y);
@@ -55,15 +68,9 @@ void sepax_transform_shape(sepax_shapes *st, uint32_t id) {
         w->nx[k][i] = wnx;
         w->ny[k][i] = wny;
         w->c[k][i] = (wnx * wx + wny * wy) + cbias;
-        minx = k == 0 || wx < minx ? wx : minx;
-        miny = k == 0 || wy < miny ? wy : miny;
-        maxx = k == 0 || wx > maxx ? wx : maxx;
-        maxy = k == 0 || wy > maxy ? wy : maxy;
+        bounds_add(&acc, k, wx, wy);
     }
-    b->minx[i] = minx - r;
-    b->miny[i] = miny - r;
-    b->maxx[i] = maxx + r;
-    b->maxy[i] = maxy + r;
+    bounds_store(b, i, &acc, r);
     sepax_poly_rec *rec = &st->rec[id]; /* the record holds the same values */
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
         rec->x[k] = w->x[k][i];
