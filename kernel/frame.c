@@ -539,7 +539,8 @@ static void records_task(uint32_t begin, uint32_t end, uint32_t worker, void *ct
     const sepax_broadphase *bp = f->bp;
     for (uint32_t i = begin; i < end; i++) {
         size_t j0 = (size_t)i * LAZY_BLOCKS, j1 = j0 + LAZY_BLOCKS;
-        for (size_t j = j0; j < j1 && j < bp->cap_marked && bp->marked[j] != UINT32_MAX; j++)
+        /* the list has LAZY_BLOCKS end marks after its last block: the last task stops there */
+        for (size_t j = j0; j < j1 && bp->marked[j] != UINT32_MAX; j++)
             f->k->update(f->store, bp->marked[j], 1, SEPAX_WRITE_RECORDS);
     }
 }
