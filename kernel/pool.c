@@ -48,6 +48,13 @@ static void spin(atomic_ullong *v, unsigned long long value, int until_equal, at
     }
 }
 
+/* A contiguous stretch of a round's items, handed out from its own counter (on its own cache
+ * line: the threads do not contend for one counter). */
+typedef struct pool_slice {
+    _Alignas(64) atomic_uint next;
+    uint32_t end;
+} pool_slice;
+
 struct sepax_pool {
     pthread_mutex_t lock;
     pthread_cond_t wake, done;
@@ -59,8 +66,8 @@ struct sepax_pool {
     int quit;
     sepax_task_fn *fn; /* the current round */
     void *ctx;
-    uint32_t count;
-    atomic_uint next;
+    uint32_t slices; /* of the round's items: one per thread, or per item when fewer */
+    pool_slice slice[SEPAX_MAX_WORKERS];
 };
 
 typedef struct helper_arg {
@@ -68,11 +75,20 @@ typedef struct helper_arg {
     uint32_t worker;
 } helper_arg;
 
+/* Thread w takes the items of slice w first, then those left in the slices after it. Each
+ * step of a frame splits the shapes into items in index order, so a thread mostly meets the
+ * shapes whose data it wrote the step before, in its own core's cache: with one counter
+ * for all, the grid's first pass ran twice as slow on two threads as on one (bullet-hell
+ * 100k), reading the bounds the update had left in the other core's cache. */
 static void drain(sepax_pool *p, uint32_t worker) {
-    for (;;) {
-        uint32_t i = atomic_fetch_add_explicit(&p->next, 1u, memory_order_relaxed);
-        if (i >= p->count) return;
-        p->fn(i, i + 1, worker, p->ctx);
+    uint32_t slices = p->slices;
+    for (uint32_t k = 0; k < slices; k++) {
+        pool_slice *sl = &p->slice[(worker + k) % slices];
+        for (;;) {
+            uint32_t i = atomic_fetch_add_explicit(&sl->next, 1u, memory_order_relaxed);
+            if (i >= sl->end) break;
+            p->fn(i, i + 1, worker, p->ctx);
+        }
     }
 }
 
@@ -104,7 +120,7 @@ sepax_pool *sepax_pool_create(uint32_t threads, const sepax_allocator *mem) {
     sepax_pool *p = mem->alloc(bytes, 64, mem->ctx);
     if (!p) return NULL;
     memset(p, 0, bytes);
-    atomic_init(&p->next, 0u);
+    for (uint32_t k = 0; k < SEPAX_MAX_WORKERS; k++) atomic_init(&p->slice[k].next, 0u);
     atomic_init(&p->round, 0u);
     atomic_init(&p->busy, 0u);
     atomic_init(&p->rest, 1u);
@@ -152,8 +168,13 @@ void sepax_pool_parallel_for(sepax_task_fn *fn, uint32_t count, void *ctx, void 
     pthread_mutex_lock(&p->lock);
     p->fn = fn;
     p->ctx = ctx;
-    p->count = count;
-    atomic_store_explicit(&p->next, 0u, memory_order_relaxed);
+    uint32_t threads = p->helpers + 1, slices = count < threads ? count : threads;
+    p->slices = slices;
+    for (uint32_t k = 0; k < slices; k++) {
+        atomic_store_explicit(&p->slice[k].next, (uint32_t)((uint64_t)count * k / slices),
+                              memory_order_relaxed);
+        p->slice[k].end = (uint32_t)((uint64_t)count * (k + 1) / slices);
+    }
     atomic_store(&p->busy, p->helpers);
     atomic_fetch_add(&p->round, 1u);
     pthread_cond_broadcast(&p->wake);
