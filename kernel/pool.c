@@ -1,6 +1,6 @@
 /* The built-in scheduler: threads - 1 helper threads that sleep between
  * frames, and the calling thread, which works too. Items are handed out one
- * at a time from an atomic counter, so a slow core takes fewer; which thread
+ * at a time from atomic counters (drain), so a slow core takes fewer; which thread
  * ran an item never shows in the results (each item writes its own).
  *
  * A frame is a dozen parallel steps a few hundred microseconds apart, and
@@ -77,9 +77,9 @@ typedef struct helper_arg {
 
 /* Thread w takes the items of slice w first, then those left in the slices after it. Each
  * step of a frame splits the shapes into items in index order, so a thread mostly meets the
- * shapes whose data it wrote the step before, in its own core's cache: with one counter
- * for all, the grid's first pass ran twice as slow on two threads as on one (bullet-hell
- * 100k), reading the bounds the update had left in the other core's cache. */
+ * shapes whose data it wrote the step before, still in its own core's cache, rather than
+ * every other item's; and the threads no longer contend for one counter. Particles 100k
+ * (--reorder 30) on two threads: 5.25-5.34 -> 4.62-4.69 ms a frame. */
 static void drain(sepax_pool *p, uint32_t worker) {
     uint32_t slices = p->slices;
     for (uint32_t k = 0; k < slices; k++) {
