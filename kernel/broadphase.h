@@ -96,7 +96,7 @@ struct sepax_broadphase {
     sepax_filter group_filter[BP_GROUPS]; /* when grouped */
     uint8_t meets[BP_GROUPS][BP_GROUPS];  /* the filters of groups g and h pass */
     float cell, margin;
-    float limit;        /* the last build's small-shape limit (0: none yet) */
+    float limit;        /* the last automatic build's small-shape limit (0: none yet) */
     double ox, oy, inv; /* cell of x: floor((x - ox) * inv), clamped */
     uint32_t *start;    /* ngroups * ncells + 2: the first sorted position of each cell */
     uint32_t *sid;      /* sorted position -> shape id (index and generation, as built) */

@@ -209,8 +209,8 @@ static void boxes_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t 
 
 /* boxes_step and classify_step in one pass, with the limit guessed (b->limit): the grid
  * checks the guess after, and classifies again when it was wrong. Sizes change slowly, so
- * the last build's limit is almost always this one's; the pass that reads every box again
- * was a fifth of a bullet-hell 10k grid. */
+ * the last automatic build's limit is almost always this one's; the pass that read every
+ * box again was a fifth of a bullet-hell 10k grid. */
 static void boxes_classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     build_part *part = &b->parts[item];
@@ -229,6 +229,7 @@ static void boxes_classify_step(const build_ctx *b, uint32_t item, uint32_t i0, 
     classify_end(&c, part);
 }
 
+/* The small/large split over the boxes boxes_step wrote, with the limit known. */
 static void classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     build_part *part = &b->parts[item];
@@ -484,7 +485,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     run_step(&ctx, guess > 0.0f ? boxes_classify_step : boxes_step);
     float limit;
     if (cell_size > 0.0f) {
-        limit = cell_size / (1.0f + 1.0f / 64.0f);
+        limit = guess;
     } else {
         uint32_t seen = 0, median = 0;
         for (uint32_t e = 0; e < 256; e++) {
@@ -500,7 +501,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
         ctx.limit = limit;
         run_step(&ctx, classify_step);
     }
-    bp->limit = cell_size > 0.0f ? 0.0f : limit; /* the next automatic build's guess */
+    if (!(cell_size > 0.0f) && n > 0) bp->limit = limit; /* the next automatic build's guess */
     float cell = 0.0f;
     double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
     uint32_t nsmall = 0;

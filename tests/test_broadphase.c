@@ -376,43 +376,56 @@ Test(broadphase, same_results_for_every_thread_count_scheduler_and_backend) {
     sepax_shapes_destroy(s);
 }
 
-/* Circles of one radius, and every 16th ten times as wide (large), over a square of side 60. */
-static sepax_shapes *circle_store(uint32_t n, float radius, uint64_t seed) {
+/* n circles of one radius, and every 16th (index 5 mod 16) `wide` times as wide, over a
+ * square of side 200. */
+static sepax_shapes *circle_store(uint32_t n, float radius, float wide, uint64_t seed) {
     sepax_shapes *s = sepax_shapes_create(n);
     cr_assert(s);
     wl_rng r = {seed};
     for (uint32_t i = 0; i < n; i++) {
-        sepax_vec2 c = {60.0f * wl_unit(&r), 60.0f * wl_unit(&r)};
+        sepax_vec2 c = {200.0f * wl_unit(&r), 200.0f * wl_unit(&r)};
         uint32_t id;
-        float rad = i % 16 == 5 ? 10.0f * radius : radius;
+        float rad = i % 16 == 5 ? wide * radius : radius;
         cr_assert_eq(sepax_shapes_add_circle(s, c, rad, &id), SEPAX_OK);
     }
     cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
     return s;
 }
 
-/* The grid sorts small shapes from large with the last build's limit as a guess, and sorts
- * them again when the guess was wrong: a broadphase reused across stores of other sizes
- * (and a given cell between) gives a fresh one's results, order and grid. */
+/* The grid sorts small shapes from large with the last automatic build's limit as a guess,
+ * and sorts them again when the guess was wrong: a broadphase reused across stores of other
+ * sizes (and builds with a given cell between) gives a fresh one's results, order and grid.
+ * The limit is 4x the top of the median extent's power-of-two bucket:
+ *   store 0: extents 0.6 (limit 4) and 6 (large);
+ *   store 1: extents 1.6 (limit 8) and 5.6, small by its own limit but large by store 0's;
+ *   so going from 0 to 1 the guess is too small, from 1 to 0 too large, and each way some
+ *   shapes change sides. Store 2 is make_store's mix. Over 2 build parts, on 2 threads. */
 Test(broadphase, reused_across_sizes_equals_fresh) {
-    sepax_shapes *stores[3] = {circle_store(3000, 0.3f, 1), circle_store(3000, 0.8f, 2),
+    enum { N = 20000 };
+    sepax_shapes *stores[3] = {circle_store(N, 0.3f, 10.0f, 1), circle_store(N, 0.8f, 3.5f, 2),
                                make_store(3000, 31, 6)};
-    sepax_broadphase *reused = sepax_broadphase_create(NULL);
+    const uint32_t wide = (N - 5 + 15) / 16; /* indices 5 mod 16 below N */
+    const uint32_t want_large[2] = {wide, 0};
+    sepax_broadphase_config cfg = {2, NULL, NULL, 1};
+    sepax_broadphase *reused = sepax_broadphase_create(&cfg);
     cr_assert(reused);
-    const int order[] = {0, 1, 0, 2, 1, -1, 1, 2, 2, 0};
-    float cells[3] = {0};
+    /* -1: store 1 with a given cell */
+    const int order[] = {0, 1, 0, 2, 1, -1, 0, 1, 2, 2, 0};
+    enum { CAP = 1 << 18 };
+    uint32_t *got_order = malloc(N * sizeof *got_order),
+             *want_order = malloc(N * sizeof *want_order);
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         int which = order[k] < 0 ? 1 : order[k];
         sepax_shapes *s = stores[which];
+        uint32_t count = sepax_shapes_count(s);
         sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.05f, order[k] < 0 ? 2.0f : 0.0f, 0};
         sepax_broadphase *fresh = sepax_broadphase_create(NULL);
         cr_assert(fresh);
-        result_set got = {calloc(1u << 18, sizeof(sepax_pair)), calloc(1u << 18, sizeof(sepax_hit)),
-                          NULL, 0};
-        result_set want = {calloc(1u << 18, sizeof(sepax_pair)),
-                           calloc(1u << 18, sizeof(sepax_hit)), NULL, 0};
-        sepax_contacts out_got = {got.pairs, got.hits, NULL, 1u << 18};
-        sepax_contacts out_want = {want.pairs, want.hits, NULL, 1u << 18};
+        result_set got = {calloc(CAP, sizeof(sepax_pair)), calloc(CAP, sizeof(sepax_hit)), NULL, 0};
+        result_set want = {calloc(CAP, sizeof(sepax_pair)), calloc(CAP, sizeof(sepax_hit)), NULL,
+                           0};
+        sepax_contacts out_got = {got.pairs, got.hits, NULL, CAP};
+        sepax_contacts out_want = {want.pairs, want.hits, NULL, CAP};
         cr_assert_eq(sepax_find_contacts(reused, s, &o, &out_got, &got.n), SEPAX_OK);
         cr_assert_eq(sepax_find_contacts(fresh, s, &o, &out_want, &want.n), SEPAX_OK);
         char what[64];
@@ -427,15 +440,19 @@ Test(broadphase, reused_across_sizes_equals_fresh) {
                   "%s: grid %u large, %u x %u of %g; fresh %u large, %u x %u of %g", what, a.large,
                   a.cells_x, a.cells_y, (double)a.cell_size, b.large, b.cells_x, b.cells_y,
                   (double)b.cell_size);
-        if (which < 2) cr_assert(b.large > 0, "%s: the wide circles are large", what);
-        if (order[k] >= 0) cells[order[k]] = b.cell_size;
+        if (order[k] >= 0 && which < 2)
+            cr_assert_eq(b.large, want_large[which], "%s: %u large, want %u", what, b.large,
+                         want_large[which]);
+        cr_assert_eq(sepax_broadphase_order(reused, s, got_order, count), SEPAX_OK);
+        cr_assert_eq(sepax_broadphase_order(fresh, s, want_order, count), SEPAX_OK);
+        cr_assert(memcmp(got_order, want_order, count * sizeof *got_order) == 0,
+                  "%s: the grid's order differs", what);
         free_set(&got);
         free_set(&want);
         sepax_broadphase_destroy(fresh);
     }
-    /* the guesses were wrong on the way: each store had its own cell */
-    cr_assert(cells[0] != cells[1] && cells[1] != cells[2] && cells[0] != cells[2],
-              "cells %g %g %g", (double)cells[0], (double)cells[1], (double)cells[2]);
+    free(got_order);
+    free(want_order);
     sepax_broadphase_destroy(reused);
     for (int i = 0; i < 3; i++) sepax_shapes_destroy(stores[i]);
 }
