@@ -193,24 +193,11 @@ static inline void classify_end(const classify_acc *c, build_part *part) {
     part->nfilters = c->nf;
 }
 
-/* Boxes grown by the margin and the slack, and their extents, in index order. */
-static void boxes_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
-    sepax_broadphase *bp = b->bp;
-    uint32_t *hist = b->parts[item].hist;
-    memset(hist, 0, sizeof b->parts[item].hist);
-    for (uint32_t i = i0; i < i1; i++) {
-        bp_box box = grown_box(b, i);
-        bp->ubox[i] = box;
-        uint32_t bits; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
-        memcpy(&bits, &box.ext, sizeof bits);
-        hist[(bits >> 23) & 0xffu]++;
-    }
-}
-
-/* boxes_step and classify_step in one pass, with the limit guessed (b->limit): the grid
- * checks the guess after, and classifies again when it was wrong. Sizes change slowly, so
- * the last automatic build's limit is almost always this one's; the pass that read every
- * box again was a fifth of a bullet-hell 10k grid. */
+/* Boxes grown by the margin and the slack, their extents' histogram, and the small/large
+ * split with the limit guessed (b->limit): the grid checks the guess after, and classifies
+ * again when it was wrong (always on a broadphase's first build, whose guess is 0). Sizes
+ * change slowly, so the last automatic build's limit is almost always this one's; the pass
+ * that read every box again was a fifth of a bullet-hell 10k grid. */
 static void boxes_classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     build_part *part = &b->parts[item];
@@ -223,13 +210,14 @@ static void boxes_classify_step(const build_ctx *b, uint32_t item, uint32_t i0, 
         bp->ubox[i] = box;
         uint32_t bits;
         memcpy(&bits, &box.ext, sizeof bits);
-        hist[(bits >> 23) & 0xffu]++;
+        hist[(bits >> 23) & 0xffu]++; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
         classify_one(&c, part, &bp->key[i], &box, limit);
     }
     classify_end(&c, part);
 }
 
-/* The small/large split over the boxes boxes_step wrote, with the limit known. */
+/* The small/large split again, over the boxes boxes_classify_step wrote, with the limit
+ * known. */
 static void classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     build_part *part = &b->parts[item];
@@ -482,7 +470,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
      * bosses or walls must not make every cell huge), or up to a given cell */
     float guess = cell_size > 0.0f ? cell_size / (1.0f + 1.0f / 64.0f) : bp->limit;
     build_ctx ctx = {bp, s, grow, guess, bp->parts, NULL, items};
-    run_step(&ctx, guess > 0.0f ? boxes_classify_step : boxes_step);
+    run_step(&ctx, boxes_classify_step);
     float limit;
     if (cell_size > 0.0f) {
         limit = guess;
@@ -497,7 +485,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
         }
         limit = ldexpf(1.0f, (int)median - 127 + 3);
     }
-    if (!(guess > 0.0f) || limit != guess) {
+    if (limit != guess) { /* limit > 0: a given cell's is guess itself */
         ctx.limit = limit;
         run_step(&ctx, classify_step);
     }
