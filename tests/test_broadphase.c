@@ -118,15 +118,21 @@ static result_set brute(const sepax_shapes *s, int test, float margin) {
     return r;
 }
 
+/* The frame's results under options o, with room for `cap`. */
+static result_set frame_with(sepax_broadphase *bp, sepax_shapes *s, const sepax_frame_options *o,
+                             size_t cap, sepax_status *st) {
+    result_set r = {calloc(cap + 1, sizeof(sepax_pair)), calloc(cap + 1, sizeof(sepax_hit)),
+                    calloc(cap + 1, sizeof(sepax_manifold)), 0};
+    sepax_contacts out = {r.pairs, r.hits, r.mans, cap};
+    *st = sepax_find_contacts(bp, s, o, &out, &r.n);
+    return r;
+}
+
 /* The frame's results, with room for `cap`. */
 static result_set frame(sepax_broadphase *bp, sepax_shapes *s, int test, float margin, size_t cap,
                         sepax_status *st) {
-    result_set r = {calloc(cap + 1, sizeof(sepax_pair)), calloc(cap + 1, sizeof(sepax_hit)),
-                    calloc(cap + 1, sizeof(sepax_manifold)), 0};
     sepax_frame_options o = {test, margin, 0.0f, 0};
-    sepax_contacts out = {r.pairs, r.hits, r.mans, cap};
-    *st = sepax_find_contacts(bp, s, &o, &out, &r.n);
-    return r;
+    return frame_with(bp, s, &o, cap, st);
 }
 
 static result_set frame_ok(sepax_broadphase *bp, sepax_shapes *s, int test, float margin) {
@@ -421,13 +427,11 @@ Test(broadphase, reused_across_sizes_equals_fresh) {
         sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.05f, order[k] < 0 ? 2.0f : 0.0f, 0};
         sepax_broadphase *fresh = sepax_broadphase_create(NULL);
         cr_assert(fresh);
-        result_set got = {calloc(CAP, sizeof(sepax_pair)), calloc(CAP, sizeof(sepax_hit)), NULL, 0};
-        result_set want = {calloc(CAP, sizeof(sepax_pair)), calloc(CAP, sizeof(sepax_hit)), NULL,
-                           0};
-        sepax_contacts out_got = {got.pairs, got.hits, NULL, CAP};
-        sepax_contacts out_want = {want.pairs, want.hits, NULL, CAP};
-        cr_assert_eq(sepax_find_contacts(reused, s, &o, &out_got, &got.n), SEPAX_OK);
-        cr_assert_eq(sepax_find_contacts(fresh, s, &o, &out_want, &want.n), SEPAX_OK);
+        sepax_status st_got, st_want;
+        result_set got = frame_with(reused, s, &o, CAP, &st_got);
+        result_set want = frame_with(fresh, s, &o, CAP, &st_want);
+        cr_assert_eq(st_got, SEPAX_OK);
+        cr_assert_eq(st_want, SEPAX_OK);
         char what[64];
         snprintf(what, sizeof what, "frame %zu (store %d)", k, order[k]);
         cr_assert(want.n > 100, "%s: %zu results", what, want.n);
