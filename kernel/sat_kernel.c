@@ -884,6 +884,9 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
  * chunk wastes few lanes (10 steps in 256: 4%). Its buffers take 3 bytes
  * a pair of stack (6.5 KiB with 8 lanes, 13 KiB with 16) and stay in L1. */
 #define CHUNK (256 * LANES)
+/* a row of run_pairs' class tables: a power of two, at least SEPAX_CODES */
+#define CODE_STRIDE 8u
+_Static_assert((unsigned)SEPAX_CODES <= CODE_STRIDE, "a shape code fits a table row");
 
 static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
                       const pair_job *job) {
@@ -905,9 +908,18 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
      * run padded to whole steps), then run each class. The class comes from
      * a table, not from comparisons: in a mixed list those would mispredict
      * every few pairs. */
-    uint8_t table[SEPAX_CODES * SEPAX_CODES];
-    for (unsigned x = 0; x < SEPAX_CODES * SEPAX_CODES; x++)
-        table[x] = (uint8_t)sepax_pair_class(x / SEPAX_CODES, x % SEPAX_CODES, mpos);
+    /* Four counter sets, one per t % 4 (below), and a table for each: entry
+     * code_a * CODE_STRIDE + code_b of table k is the pair's class plus k *
+     * SEPAX_PAIR_CLASSES, its counter's place in the flat sets. A power-of-two
+     * row is one shift and add away, and the set's offset costs nothing. */
+    enum { SETS = 4, SLOTS = SETS * SEPAX_PAIR_CLASSES };
+    uint8_t table[SETS][SEPAX_CODES * CODE_STRIDE];
+    for (unsigned k = 0; k < SETS; k++)
+        for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++) {
+            unsigned ca = x / CODE_STRIDE, cb = x % CODE_STRIDE;
+            table[k][x] = (uint8_t)(cb < SEPAX_CODES ? sepax_pair_class(ca, cb, mpos) : 0) +
+                          (uint8_t)(k * SEPAX_PAIR_CLASSES);
+        }
     const uint8_t *code = st->code;
     for (size_t base = 0; base < n; base += CHUNK) {
         size_t len = n - base < CHUNK ? n - base : CHUNK;
@@ -915,18 +927,18 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
          * would chain every pair to the last pair of its class through a
          * store and a load, one at a time. The order within a class does
          * not matter: each result goes back to its pair's position. */
-        uint8_t of[CHUNK];
-        uint16_t cnt[4][SEPAX_PAIR_CLASSES] = {{0}}, at[4][SEPAX_PAIR_CLASSES];
+        uint8_t of[CHUNK]; /* the pair's counter: class + set * SEPAX_PAIR_CLASSES */
+        uint16_t cnt[SLOTS] = {0}, at[SLOTS];
         size_t t = 0;
 #define CLASS_OF(k)                                                                                \
     do {                                                                                           \
         const sepax_pair *pr = &pairs[base + t + (k)];                                             \
-        unsigned c = table[code[pr->a & SEPAX_ID_INDEX_MASK] * SEPAX_CODES +                       \
-                           code[pr->b & SEPAX_ID_INDEX_MASK]];                                     \
-        of[t + (k)] = (uint8_t)c;                                                                  \
-        cnt[k][c]++;                                                                               \
+        size_t slot = table[k][(size_t)code[pr->a & SEPAX_ID_INDEX_MASK] * CODE_STRIDE +           \
+                               code[pr->b & SEPAX_ID_INDEX_MASK]];                                 \
+        of[t + (k)] = (uint8_t)slot;                                                               \
+        cnt[slot]++;                                                                               \
     } while (0)
-        for (; len - t >= 4; t += 4) {
+        for (; len - t >= SETS; t += SETS) {
             CLASS_OF(0);
             CLASS_OF(1);
             CLASS_OF(2);
@@ -938,20 +950,20 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
         size_t start[SEPAX_PAIR_CLASSES], total[SEPAX_PAIR_CLASSES], next = 0;
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) {
             start[c] = next;
-            for (int k = 0; k < 4; k++) {
-                at[k][c] = (uint16_t)next;
-                next += cnt[k][c];
+            for (unsigned k = 0; k < SETS; k++) {
+                at[c + k * SEPAX_PAIR_CLASSES] = (uint16_t)next;
+                next += cnt[c + k * SEPAX_PAIR_CLASSES];
             }
             total[c] = next - start[c];
             next = start[c] + (total[c] + LANES - 1) / LANES * LANES;
         }
-        for (t = 0; len - t >= 4; t += 4) {
-            idx[at[0][of[t]]++] = (uint16_t)t;
-            idx[at[1][of[t + 1]]++] = (uint16_t)(t + 1);
-            idx[at[2][of[t + 2]]++] = (uint16_t)(t + 2);
-            idx[at[3][of[t + 3]]++] = (uint16_t)(t + 3);
+        for (t = 0; len - t >= SETS; t += SETS) {
+            idx[at[of[t]]++] = (uint16_t)t;
+            idx[at[of[t + 1]]++] = (uint16_t)(t + 1);
+            idx[at[of[t + 2]]++] = (uint16_t)(t + 2);
+            idx[at[of[t + 3]]++] = (uint16_t)(t + 3);
         }
-        for (; t < len; t++) idx[at[0][of[t]]++] = (uint16_t)t;
+        for (; t < len; t++) idx[at[of[t]]++] = (uint16_t)t;
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) /* whole steps for run_lanes */
             for (size_t e = start[c] + total[c]; total[c] && (e - start[c]) % LANES; e++)
                 idx[e] = idx[start[c] + total[c] - 1];
