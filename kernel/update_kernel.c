@@ -151,6 +151,15 @@ static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st
     lf_store2(lf_add(maxy, r), a0->maxy, a1->maxy);
 }
 
+/* Blocks this far ahead of the one being computed are asked for (PF_BOUNDS in the bounds
+ * pass, PF_WHOLE in the whole update). Once a frame's other work, or another program, has
+ * pushed the store out of the caches, both passes waited on memory a line at a time: the
+ * bounds pass reads a few lines here and there in each block (vertex rows, radii, pose) and
+ * does little with them, the whole update every line of a block's local shape. Bullet-hell's
+ * bounds pass, 10k shapes between the peers' frames: 70-87 us, 51-54 asked ahead (18 warm);
+ * the whole update at 100k: 1.39-1.54 ms, 1.06-1.17 (README, "Asking ahead"). */
+#define PF_BOUNDS 8
+#define PF_WHOLE 4
 /* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
  * the records of their shapes: disjoint ranges can run on different threads */
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
@@ -161,8 +170,20 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
     if (blocks > nblocks - first_block) blocks = (uint32_t)(nblocks - first_block);
     nblocks = (size_t)first_block + blocks;
     if (mode == SEPAX_WRITE_BOUNDS) {
-        for (size_t b = first_block; b < nblocks; b += SEPAX_P)
+        for (size_t b = first_block; b < nblocks; b += SEPAX_P) {
+            if (b + PF_BOUNDS < nall) {
+                const sepax_local_block *l = &st->local[b + PF_BOUNDS];
+                int nv = st->info[b].maxv; /* this block's count, at hand: blocks near alike */
+                for (int k = 0; k < nv; k += 2) { /* two rows a line */
+                    __builtin_prefetch(l->x[k]);
+                    __builtin_prefetch(l->y[k]);
+                }
+                __builtin_prefetch(l->r);
+                __builtin_prefetch(&st->pose[b + PF_BOUNDS]);
+                __builtin_prefetch((const char *)&st->pose[b + PF_BOUNDS] + 64);
+            }
             update_bounds(st, b, b + SEPAX_P - 1 < nblocks ? b + SEPAX_P - 1 : b);
+        }
         return;
     }
     int rows = mode == SEPAX_WRITE_ROWS;
@@ -171,6 +192,16 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         /* with two slots and an odd last block, slot 1 repeats slot 0: it
          * writes the same bits to the same place */
         size_t b1 = b + SEPAX_P - 1 < nblocks ? b + SEPAX_P - 1 : b;
+        for (size_t p = 0; p < SEPAX_P; p++) {
+            size_t q = b + p + PF_WHOLE; /* in this call's range: a lazy frame's records come */
+            if (q < nblocks) {           /* a marked block a call, and need no other block */
+                const char *lq = (const char *)&st->local[q];
+                for (size_t o = 0; o < sizeof(sepax_local_block); o += 64)
+                    __builtin_prefetch(lq + o);
+                __builtin_prefetch(&st->pose[q]);
+                __builtin_prefetch((const char *)&st->pose[q] + 64);
+            }
+        }
         const sepax_local_block *l0 = &st->local[b], *l1 = &st->local[b1];
         const sepax_pose_block *p0 = &st->pose[b], *p1 = &st->pose[b1];
         sepax_poly_block *w0 = &st->block[b], *w1 = &st->block[b1];
