@@ -155,11 +155,13 @@ static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st
  * pass, PF_WHOLE in the whole update). Once a frame's other work, or another program, has
  * pushed the store out of the caches, both passes waited on memory a line at a time: the
  * bounds pass reads a few lines here and there in each block (vertex rows, radii, pose) and
- * does little with them, the whole update every line of a block's local shape. Bullet-hell's
- * bounds pass, 10k shapes between the peers' frames: 70-87 us, 51-54 asked ahead (18 warm);
- * the whole update at 100k: 1.39-1.54 ms, 1.06-1.17 (README, "Asking ahead"). */
+ * does little with them, the whole update every line of a block's local shape. Bullet-hell,
+ * 10k shapes between the peers' frames: set_poses and the update 0.122-0.130 ms a frame,
+ * 0.104-0.110 asked ahead; the whole update at 100k 1.89-1.97 ms, 1.50-1.63 (README,
+ * "Asking ahead"). Warm, it costs a few prefetches a block (10k lazy: 1-2 us). */
 #define PF_BOUNDS 8
 #define PF_WHOLE 4
+
 /* blocks first_block .. first_block + blocks - 1 (clipped to the shapes), and
  * the records of their shapes: disjoint ranges can run on different threads */
 void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
