@@ -914,12 +914,15 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
      * row is one shift and add away, and the set's offset costs nothing. */
     enum { SETS = 4, SLOTS = SETS * SEPAX_PAIR_CLASSES };
     uint8_t table[SETS][SEPAX_CODES * CODE_STRIDE];
-    for (unsigned k = 0; k < SETS; k++)
-        for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++) {
-            unsigned ca = x / CODE_STRIDE, cb = x % CODE_STRIDE;
-            table[k][x] = (uint8_t)(cb < SEPAX_CODES ? sepax_pair_class(ca, cb, mpos) : 0) +
-                          (uint8_t)(k * SEPAX_PAIR_CLASSES);
-        }
+    for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++) {
+        unsigned ca = x / CODE_STRIDE, cb = x % CODE_STRIDE;
+        table[0][x] = (uint8_t)(cb < SEPAX_CODES ? sepax_pair_class(ca, cb, mpos) : 0);
+    }
+    /* the other sets by adding: the frame and the queries sort short lists too, and
+     * the classes cost more to work out than the sort of a few pairs */
+    for (unsigned k = 1; k < SETS; k++)
+        for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++)
+            table[k][x] = (uint8_t)(table[0][x] + k * SEPAX_PAIR_CLASSES);
     const uint8_t *code = st->code;
     for (size_t base = 0; base < n; base += CHUNK) {
         size_t len = n - base < CHUNK ? n - base : CHUNK;
