@@ -153,12 +153,13 @@ static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st
 
 /* Blocks this far ahead of the one being computed are asked for (PF_BOUNDS in the bounds
  * pass, PF_WHOLE in the whole update). Once a frame's other work, or another program, has
- * pushed the store out of the caches, both passes waited on memory a line at a time: the
- * bounds pass reads a few lines here and there in each block (vertex rows, radii, pose) and
- * does little with them, the whole update every line of a block's local shape. Bullet-hell,
- * 10k shapes between the peers' frames: set_poses and the update 0.122-0.130 ms a frame,
- * 0.104-0.110 asked ahead; the whole update at 100k 1.89-1.97 ms, 1.50-1.63 (README,
- * "Asking ahead"). Warm, it costs a few prefetches a block (10k lazy: 1-2 us). */
+ * pushed the store out of the caches, both passes most likely waited on memory a line at a
+ * time (the hardware's prefetchers keep up warm): the bounds pass reads a few lines here and
+ * there in each block (vertex rows, radii, pose) and does little with them, the whole update
+ * every line of a block's local shape. Bullet-hell, 10k shapes between the peers' frames:
+ * set_poses and the update 0.122-0.130 ms a frame, 0.104-0.110 asked ahead; the whole update
+ * at 100k 1.89-1.97 ms, 1.50-1.63. Warm, about 29 instructions a block (10k lazy: 1-2 us).
+ * README, "Asking ahead". */
 #define PF_BOUNDS 8
 #define PF_WHOLE 4
 
@@ -173,16 +174,17 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
     nblocks = (size_t)first_block + blocks;
     if (mode == SEPAX_WRITE_BOUNDS) {
         for (size_t b = first_block; b < nblocks; b += SEPAX_P) {
-            if (b + PF_BOUNDS < nall) {
-                const sepax_local_block *l = &st->local[b + PF_BOUNDS];
-                int nv = st->info[b].maxv; /* this block's count, at hand: blocks near alike */
+            for (size_t p = 0; p < SEPAX_P && b + p + PF_BOUNDS < nall; p++) {
+                size_t q = b + p + PF_BOUNDS;
+                const sepax_local_block *l = &st->local[q];
+                int nv = st->info[b + p].maxv; /* this block's count, at hand: blocks near alike */
                 for (int k = 0; k < nv; k += 2) { /* two rows a line */
                     __builtin_prefetch(l->x[k]);
                     __builtin_prefetch(l->y[k]);
                 }
                 __builtin_prefetch(l->r);
-                __builtin_prefetch(&st->pose[b + PF_BOUNDS]);
-                __builtin_prefetch((const char *)&st->pose[b + PF_BOUNDS] + 64);
+                __builtin_prefetch(&st->pose[q]);
+                __builtin_prefetch((const char *)&st->pose[q] + 64);
             }
             update_bounds(st, b, b + SEPAX_P - 1 < nblocks ? b + SEPAX_P - 1 : b);
         }
