@@ -636,42 +636,45 @@ static ALWAYS_INLINE unsigned slot_contact(float tin, float tout, float tmax, un
  * B's in another), B moving by (vx[p], vy[p]) relative to A over t in [0, 1]. The same
  * arithmetic as sweep_lanes for a pair with no radius, each plane in its own lane, then
  * reduced across the slot: the latest entry and its first plane (as sweep_lanes' strict >
- * keeps the first), the earliest exit, and the planes' SAT at t = 0 with its first plane.
- * A still plane's exit is NaN exactly at contact, which sweep_lanes' running min skips; here
- * min(x, +Inf) turns it into +Inf first, so the reduction's order cannot matter (a zero's
- * sign in the entry, exit or t = 0 separation reaches no result: they are only compared,
- * and t comes out as max(entry, 0)). Padding planes repeat the last, as for collide. */
+ * keeps the first), and the planes' SAT at t = 0 with its first plane. Against the exits
+ * only the answer's test is made, lane by lane: the contact time t (the entry, or +0 when
+ * already touching) counts when it is no later than 1 and than every exit, that is no later
+ * than min(exit, 1) in each lane. An entering plane's exit (+Inf in sweep_lanes) is 1 here,
+ * and a still plane's exit, NaN exactly at contact (which sweep_lanes' running min skips),
+ * gives way to min's second operand, so no lane holds a NaN. A zero's sign in the entry or
+ * the t = 0 separation reaches no result: they are only compared, and t comes out as
+ * max(entry, +0), never -0. Padding planes repeat the last, as for collide. */
 static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, int na, int nb,
                                           const float *vx, const float *vy, sepax_sweep_hit *out) {
     lf sa, sb;
     pair_separations(a, b, na, nb, &sa, &sb);
-    lf zero = lf_load(k_zero, k_zero), ninf = lf_load(k_ninf, k_ninf), inf = lf_sub(zero, ninf);
+    lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
+    lf ninf = lf_load(k_ninf, k_ninf);
     lf wx = lf_bcast(&vx[0], &SLOT1(vx)), wy = lf_bcast(&vy[0], &SLOT1(vy));
     lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
     lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
-    /* rates as sweep_lanes makes them: n.v for A's planes, n.(0 - v) for B's, + 0 */
+    /* rates as sweep_lanes makes them: n.v + 0 for A's planes, n.(0 - v) + 0 for B's. The
+     * latter is 0 - n.v, bit for bit: negation is exact, and a zero comes out +0 either way */
     lf ra = lf_add(lf_add(lf_mul(anx, wx), lf_mul(any, wy)), zero);
-    lf rb = lf_add(lf_add(lf_mul(bnx, lf_sub(zero, wx)), lf_mul(bny, lf_sub(zero, wy))), zero);
+    lf rb = lf_sub(zero, lf_add(lf_mul(bnx, wx), lf_mul(bny, wy)));
     lf ta = lf_div(lf_sub(zero, sa), ra), tb = lf_div(lf_sub(zero, sb), rb);
     lf ea = lf_sel_lt(ra, zero, ta, ninf), eb = lf_sel_lt(rb, zero, tb, ninf);
-    lf xa = lf_min(lf_sel_lt(ra, zero, inf, ta), inf),
-       xb = lf_min(lf_sel_lt(rb, zero, inf, tb), inf);
-    lf t_in = lf_slot_max(lf_max(ea, eb)), t_out = lf_slot_min(lf_min(xa, xb));
-    lf s0 = lf_slot_max(lf_max(sa, sb));
-    float fin[LANES], fout[LANES];
-    lf_store(t_in, fin);
-    lf_store(t_out, fout);
-    unsigned in_a = lf_eq_bits(ea, t_in), in_b = lf_eq_bits(eb, t_in);
-    unsigned s_a = lf_eq_bits(sa, s0), s_b = lf_eq_bits(sb, s0);
+    lf last = lf_min(lf_sel_lt(ra, zero, one, ta), lf_min(lf_sel_lt(rb, zero, one, tb), one));
+    lf t_in = lf_slot_max(lf_max(ea, eb)), s0 = lf_slot_max(lf_max(sa, sb));
+    lf t = lf_max(t_in, zero);
+    /* the planes that name the normal: those equal to the entry when entered (t_in > 0, the
+     * same for a whole slot), else those equal to the t = 0 separation */
+    lf ka = lf_sel_gt(t_in, zero, ea, sa), kb = lf_sel_gt(t_in, zero, eb, sb);
+    lf key = lf_sel_gt(t_in, zero, t_in, s0);
+    unsigned ok_bits = lf_le_bits(t, last);
+    unsigned eq_a = lf_eq_bits(ka, key), eq_b = lf_eq_bits(kb, key);
+    float ft[LANES];
+    lf_store(t, ft);
     for (int p = 0; p < SEPAX_P; p++) {
-        float tc;
-        int ok;
+        int ok = ((ok_bits >> (8 * p)) & 0xffu) == 0xffu;
         /* A's planes in bits 0-7, B's in 8-15: the lowest equal plane is A's before B's;
          * bit 17 keeps the index defined for any bits */
-        unsigned bits =
-            slot_contact(fin[8 * p], fout[8 * p], 1.0f,
-                         ((in_a >> (8 * p)) & 0xffu) | ((in_b >> (8 * p)) & 0xffu) << 8,
-                         ((s_a >> (8 * p)) & 0xffu) | ((s_b >> (8 * p)) & 0xffu) << 8, &tc, &ok);
+        unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
         /* B's normals reversed by their sign bit: sweep_lanes' 0 - n differs from -n only
@@ -680,7 +683,7 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
         float nx = bits_float(float_bits(owner->nx[axis & 7u]) ^ flip);
         float ny = bits_float(float_bits(owner->ny[axis & 7u]) ^ flip);
         out[p].hit = keep & 1u;
-        out[p].t = bits_float(float_bits(tc + 0.0f) & keep);
+        out[p].t = bits_float(float_bits(ft[8 * p]) & keep);
         out[p].normal.x = bits_float(float_bits(nx + 0.0f) & keep);
         out[p].normal.y = bits_float(float_bits(ny + 0.0f) & keep);
     }
