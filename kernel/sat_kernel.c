@@ -618,7 +618,8 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
     }
 }
 
-/* A slot's reduced entry tin and exit tout, as sweep_lanes decides them per lane: the
+/* A ray slot's reduced entry tin and exit tout (run_ray_slots), as sweep_lanes decides them
+ * per lane: the
  * contact time (the entry, or 0 when already touching at the start) in *t, whether it
  * counts (no later than the exit and tmax) in *ok, and the plane bits that name its
  * normal: in_bits (the planes equal to the entry) when entered, else s_bits (those equal
@@ -637,13 +638,15 @@ static ALWAYS_INLINE unsigned slot_contact(float tin, float tout, float tmax, un
  * arithmetic as sweep_lanes for a pair with no radius, each plane in its own lane, then
  * reduced across the slot: the latest entry and its first plane (as sweep_lanes' strict >
  * keeps the first), and the planes' SAT at t = 0 with its first plane. Against the exits
- * only the answer's test is made, lane by lane: the contact time t (the entry, or +0 when
- * already touching) counts when it is no later than 1 and than every exit, that is no later
- * than min(exit, 1) in each lane. An entering plane's exit (+Inf in sweep_lanes) is 1 here,
- * and a still plane's exit, NaN exactly at contact (which sweep_lanes' running min skips),
- * gives way to min's second operand, so no lane holds a NaN. A zero's sign in the entry or
- * the t = 0 separation reaches no result: they are only compared, and t comes out as
- * max(entry, +0), never -0. Padding planes repeat the last, as for collide. */
+ * only the answer's test is made, lane by lane: the contact time t (the latest entry when it
+ * is above 0, else +0) counts when it is no later than 1 and than every exit, that is no
+ * later than min(A's exit, B's exit, 1) in each lane. An entering plane's exit (+Inf in
+ * sweep_lanes) is 1 here, and a still plane's exit, NaN exactly at contact (which
+ * sweep_lanes' running min skips), gives way to min's second operand, so no lane holds a
+ * NaN. The old test's third part, the entry no later than the earliest exit, followed from
+ * these, since the entry is never above t. A zero's sign in the entry, an exit or the t = 0
+ * separation reaches no result: they are only compared, and t comes out as max(entry, +0),
+ * never -0. Padding planes repeat the last, as for collide. */
 static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, int na, int nb,
                                           const float *vx, const float *vy, sepax_sweep_hit *out) {
     lf sa, sb;
@@ -760,7 +763,9 @@ static NOINLINE void run_rays(const sepax_shapes *st, const sepax_ray *rays, con
 
 /* Rays rays[base + idx[k]] against sharp polygons ids[same], k < n, a slot each (a lane per
  * plane): sweep_lanes' arithmetic for a point B with no planes and no radius, reduced across
- * the slot as slot_sweep_step reduces it (the same reasoning for NaN exits and zeros). */
+ * the slot: the latest entry, the earliest exit (a still plane's NaN exit, exactly at contact,
+ * made +Inf first, so the reduction's order cannot matter) and the least penetration; a
+ * zero's sign reaches no result, as in slot_sweep_step. */
 static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays,
                                    const uint32_t *ids, size_t base, const uint16_t *idx, size_t n,
                                    sepax_ray_hit *out) {

@@ -230,8 +230,10 @@ Test(sweep, start_touching_and_moving_apart) {
 /* A still plane exactly at contact has an exit of 0 / 0 = NaN, which must count as no exit.
  * Here both shapes' plane 3 (and the padding planes 4-7 repeating it) is such a plane: B
  * touches A's left edge with its right edge and slides up, away from A's top. The only exit
- * that matters is A's top plane's, at t = -0.5 (B starts 0.5 above A): a miss. The kernels
- * reduce a slot's exits in a tree, where a NaN left in would win over that exit. */
+ * that matters is A's top plane's, at t = -0.5 (B starts 0.5 above A): a miss. The slot
+ * kernels once reduced a slot's exits in a tree, where a NaN left in would win over that
+ * exit; they now test t against each lane's exit, where a NaN left in would turn the second
+ * case's hit into a miss. */
 Test(sweep, still_planes_at_contact_hide_no_exit) {
     sepax_shapes *s = sepax_shapes_create(4);
     uint32_t a = box(s, 1, 0, 2, 1), b;
