@@ -619,11 +619,10 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
 }
 
 /* A ray slot's reduced entry tin and exit tout (run_ray_slots), as sweep_lanes decides them
- * per lane: the
- * contact time (the entry, or 0 when already touching at the start) in *t, whether it
- * counts (no later than the exit and tmax) in *ok, and the plane bits that name its
- * normal: in_bits (the planes equal to the entry) when entered, else s_bits (those equal
- * to the t = 0 separation). */
+ * per lane: the contact time (the entry, or 0 when already touching at the start) in *t,
+ * whether it counts (no later than the exit and tmax) in *ok, and the plane bits that name
+ * its normal: in_bits (the planes equal to the entry) when entered, else s_bits (those
+ * equal to the t = 0 separation). */
 static ALWAYS_INLINE unsigned slot_contact(float tin, float tout, float tmax, unsigned in_bits,
                                            unsigned s_bits, float *t, int *ok) {
     int entered = tin > 0.0f;
