@@ -453,6 +453,9 @@ typedef struct pair_job {
     sepax_sweep_hit *sweep;
 } pair_job;
 
+/* the displacement of a side given none (run_slot_sweep) */
+static const sepax_vec2 k_still[1] = {{0.0f, 0.0f}};
+
 /* B's displacement relative to A for the pair at position pos (zero for a side with no
  * displacements). */
 static ALWAYS_INLINE void relative_velocity(const pair_job *job, size_t pos, float *vx, float *vy) {
@@ -618,20 +621,6 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
     }
 }
 
-/* A ray slot's reduced entry tin and exit tout (run_ray_slots), as sweep_lanes decides them
- * per lane: the contact time (the entry, or 0 when already touching at the start) in *t,
- * whether it counts (no later than the exit and tmax) in *ok, and the plane bits that name
- * its normal: in_bits (the planes equal to the entry) when entered, else s_bits (those
- * equal to the t = 0 separation). */
-static ALWAYS_INLINE unsigned slot_contact(float tin, float tout, float tmax, unsigned in_bits,
-                                           unsigned s_bits, float *t, int *ok) {
-    int entered = tin > 0.0f;
-    *t = pick(entered, tin, 0.0f);
-    *ok = !(tin > tout) & !(*t > tmax) & !(*t > tout);
-    unsigned m = 0u - (unsigned)entered;
-    return (in_bits & m) | (s_bits & ~m);
-}
-
 /* Swept SAT for SEPAX_P sharp pairs, a slot each (a lane per plane: A's in one register,
  * B's in another), B moving by (vx[p], vy[p]) relative to A over t in [0, 1]. The same
  * arithmetic as sweep_lanes for a pair with no radius, each plane in its own lane, then
@@ -647,7 +636,8 @@ static ALWAYS_INLINE unsigned slot_contact(float tin, float tout, float tmax, un
  * separation reaches no result: they are only compared, and t comes out as max(entry, +0),
  * never -0. Padding planes repeat the last, as for collide. */
 static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, int na, int nb,
-                                          const float *vx, const float *vy, sepax_sweep_hit *out) {
+                                          const float *vx, const float *vy, const size_t *pos,
+                                          int live, sepax_sweep_hit *out) {
     lf sa, sb;
     pair_separations(a, b, na, nb, &sa, &sb);
     lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
@@ -672,8 +662,8 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
     unsigned eq_a = lf_eq_bits(ka, key), eq_b = lf_eq_bits(kb, key);
     float ft[LANES];
     lf_store(t, ft);
-    for (int p = 0; p < SEPAX_P; p++) {
-        int ok = ((ok_bits >> (8 * p)) & 0xffu) == 0xffu;
+    for (int p = 0; p < live; p++) {
+        uint32_t ok = ((ok_bits >> (8 * p)) & 0xffu) == 0xffu;
         /* A's planes in bits 0-7, B's in 8-15: the lowest equal plane is A's before B's;
          * bit 17 keeps the index defined for any bits */
         unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
@@ -681,13 +671,13 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
         /* B's normals reversed by their sign bit: sweep_lanes' 0 - n differs from -n only
          * in a zero's sign, which the + 0 below clears in both */
-        uint32_t flip = (uint32_t)(axis >= 8u) << 31, keep = 0u - (uint32_t)ok;
+        uint32_t flip = (uint32_t)(axis >= 8u) << 31, keep = 0u - ok;
         float nx = bits_float(float_bits(owner->nx[axis & 7u]) ^ flip);
         float ny = bits_float(float_bits(owner->ny[axis & 7u]) ^ flip);
-        out[p].hit = keep & 1u;
-        out[p].t = bits_float(float_bits(ft[8 * p]) & keep);
-        out[p].normal.x = bits_float(float_bits(nx + 0.0f) & keep);
-        out[p].normal.y = bits_float(float_bits(ny + 0.0f) & keep);
+        /* the record as four words, stored whole: no float lanes to assemble */
+        uint32_t r[4] = {keep & 1u, float_bits(ft[8 * p]) & keep, float_bits(nx + 0.0f) & keep,
+                         float_bits(ny + 0.0f) & keep};
+        memcpy(&out[pos[p]], r, sizeof r);
     }
 }
 
@@ -697,15 +687,20 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
                                          size_t base, const uint16_t *idx, size_t n, int na, int nb,
                                          const pair_job *job) {
     const sepax_poly_rec *rec = st->rec;
+    /* a side with no displacements reads k_still[0] for every pair (its index masked to 0):
+     * the same +0 relative_velocity gives, with no branch a pair */
+    const sepax_vec2 *va = job->va ? job->va : k_still, *vb = job->vb ? job->vb : k_still;
+    size_t ma = job->va ? ~(size_t)0 : 0, mb = job->vb ? ~(size_t)0 : 0;
     for (size_t i = 0; i < n; i += SEPAX_P) {
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P], b[SEPAX_P];
         float fvx[SEPAX_P], fvy[SEPAX_P];
         int live = slot_pairs(rec, pairs, base, idx, i, n, pos, a, b);
-        for (int p = 0; p < SEPAX_P; p++) relative_velocity(job, pos[p], &fvx[p], &fvy[p]);
-        sepax_sweep_hit o[SEPAX_P];
-        slot_sweep_step(a, b, na, nb, fvx, fvy, o);
-        for (int p = 0; p < live; p++) job->sweep[pos[p]] = o[p];
+        for (int p = 0; p < SEPAX_P; p++) {
+            fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
+            fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
+        }
+        slot_sweep_step(a, b, na, nb, fvx, fvy, pos, live, job->sweep);
     }
 }
 
@@ -761,15 +756,16 @@ static NOINLINE void run_rays(const sepax_shapes *st, const sepax_ray *rays, con
 }
 
 /* Rays rays[base + idx[k]] against sharp polygons ids[same], k < n, a slot each (a lane per
- * plane): sweep_lanes' arithmetic for a point B with no planes and no radius, reduced across
- * the slot: the latest entry, the earliest exit (a still plane's NaN exit, exactly at contact,
- * made +Inf first, so the reduction's order cannot matter) and the least penetration; a
- * zero's sign reaches no result, as in slot_sweep_step. */
+ * plane): sweep_lanes' arithmetic for a point B with no planes and no radius. The entry and
+ * the least penetration are reduced across the slot, with the first plane equal to each; the
+ * exits are not: the contact time t (the entry when above 0, else +0) counts when it is no
+ * later than min(the lane's exit, max_fraction) in every lane, as in slot_sweep_step. A
+ * zero's sign reaches no result, as there. */
 static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays,
                                    const uint32_t *ids, size_t base, const uint16_t *idx, size_t n,
                                    sepax_ray_hit *out) {
     const sepax_poly_rec *rec = st->rec;
-    lf zero = lf_load(k_zero, k_zero), ninf = lf_load(k_ninf, k_ninf), inf = lf_sub(zero, ninf);
+    lf zero = lf_load(k_zero, k_zero), ninf = lf_load(k_ninf, k_ninf);
     for (size_t i = 0; i < n; i += SEPAX_P) {
         int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
         size_t pos[SEPAX_P];
@@ -789,25 +785,27 @@ static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays
         lf rate = lf_add(lf_add(lf_mul(nx, dx), lf_mul(ny, dy)), zero);
         lf tc = lf_div(lf_sub(zero, s), rate);
         lf enter = lf_sel_lt(rate, zero, tc, ninf);
-        lf t_in = lf_slot_max(enter);
-        lf t_out = lf_slot_min(lf_min(lf_sel_lt(rate, zero, inf, tc), inf));
-        lf s0 = lf_slot_max(s);
-        float fin[LANES], fout[LANES];
-        lf_store(t_in, fin);
-        lf_store(t_out, fout);
-        unsigned in_bits = lf_eq_bits(enter, t_in), s_bits = lf_eq_bits(s, s0);
+        lf t_in = lf_slot_max(enter), s0 = lf_slot_max(s);
+        lf t = lf_max(t_in, zero);
+        /* each lane's exit, no later than the ray's end: t counts when it is no later than
+         * every lane's (an entering plane's is the end; a still plane's NaN, exactly at
+         * contact, gives way to min's second operand) */
+        lf tmax = lf_bcast(&r[0]->max_fraction, &SLOT1(r)->max_fraction);
+        lf last = lf_min(lf_sel_lt(rate, zero, tmax, tc), tmax);
+        /* the planes that name the normal: those equal to the entry when entered, else
+         * those equal to the least penetration */
+        lf k = lf_sel_gt(t_in, zero, enter, s), key = lf_sel_gt(t_in, zero, t_in, s0);
+        unsigned ok_bits = lf_le_bits(t, last), eq = lf_eq_bits(k, key);
+        float ft[LANES];
+        lf_store(t, ft);
         for (int p = 0; p < live; p++) {
-            float t;
-            int ok;
-            unsigned bits = slot_contact(fin[8 * p], fout[8 * p], r[p]->max_fraction, in_bits,
-                                         s_bits, &t, &ok) >>
-                            (8 * p);
-            unsigned plane = (unsigned)__builtin_ctz((bits & 0xffu) | 0x100u) & 7u;
-            uint32_t keep = 0u - (uint32_t)ok;
+            uint32_t keep = 0u - (uint32_t)(((ok_bits >> (8 * p)) & 0xffu) == 0xffu);
+            unsigned plane = (unsigned)__builtin_ctz(((eq >> (8 * p)) & 0xffu) | 0x100u) & 7u;
+            float tp = ft[8 * p];
             float f[6] = {bits_float(keep & 1u),
-                          t + 0.0f,
-                          (r[p]->origin.x + t * r[p]->direction.x) + 0.0f,
-                          (r[p]->origin.y + t * r[p]->direction.y) + 0.0f,
+                          tp + 0.0f,
+                          (r[p]->origin.x + tp * r[p]->direction.x) + 0.0f,
+                          (r[p]->origin.y + tp * r[p]->direction.y) + 0.0f,
                           a[p]->nx[plane] + 0.0f,
                           a[p]->ny[plane] + 0.0f};
             for (int c = 1; c < 6; c++) f[c] = bits_float(float_bits(f[c]) & keep);
@@ -846,7 +844,9 @@ typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_
                                                   job->hit, job->out, job->axis))                  \
     CLASS_RUN(slots_##ra##rb##_collide, run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, \
                                                   job->hit, job->out, job->axis))                  \
-    CLASS_RUN(slots_##ra##rb##_sweep, run_slot_sweep(st, pairs, base, idx, n, ra, rb, job))
+    CLASS_RUN(slots_##ra##rb##_sweep, /* a copy without the index list (all sharp: 8 rows) */      \
+              idx ? run_slot_sweep(st, pairs, base, idx, n, ra, rb, job)                           \
+                  : run_slot_sweep(st, pairs, base, NULL, n, ra, rb, job))
 SLOT_RUNS(4, 4)
 SLOT_RUNS(4, 8)
 SLOT_RUNS(8, 4)
