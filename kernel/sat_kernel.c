@@ -136,18 +136,23 @@ static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, i
 /* Results of one step of SEPAX_P sharp pairs: the largest of A's planes
  * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
 static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, int nb, int collide,
-                                    float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
+                                    float margin, const size_t *pos, int live, uint8_t *hit,
+                                    sepax_hit *out, uint8_t *axis_out) {
     lf sa, sb;
     pair_separations(a, b, na, nb, &sa, &sb);
-    lf mx = lf_slot_max(lf_max(sa, sb));
-    float m[LANES];
-    lf_store(mx, m);
+    lf sab = lf_max(sa, sb);
     if (!collide) {
-        for (int p = 0; p < SEPAX_P; p++) hit[p] = (uint8_t)(m[8 * p] <= margin);
+        /* the largest separation is within the margin when every lane's is: no reduction
+         * (the separations of valid shapes are never NaN) */
+        unsigned in = lf_le_bits(sab, lf_bcast(&margin, &margin));
+        for (int p = 0; p < live; p++) hit[pos[p]] = (uint8_t)(((in >> (8 * p)) & 0xffu) == 0xffu);
         return;
     }
+    lf mx = lf_slot_max(sab);
+    float m[LANES];
+    lf_store(mx, m);
     unsigned eq_a = lf_eq_bits(sa, mx), eq_b = lf_eq_bits(sb, mx);
-    for (int p = 0; p < SEPAX_P; p++) {
+    for (int p = 0; p < live; p++) {
         /* lowest equal axis wins; bit 17 keeps the index defined (and the
          * & 7 in range) even for NaN input, as before the curved axis left */
         unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
@@ -158,8 +163,8 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, 
         float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
         nx = pick(axis >= 8u, 0.0f - nx, nx);
         ny = pick(axis >= 8u, 0.0f - ny, ny);
-        out[p] = make_hit(m[8 * p], margin, nx, ny);
-        axis_out[p] = (uint8_t)(axis & 15u);
+        out[pos[p]] = make_hit(m[8 * p], margin, nx, ny);
+        if (axis_out) axis_out[pos[p]] = (uint8_t)(axis & 15u);
     }
 }
 
@@ -427,17 +432,7 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pa
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P], b[SEPAX_P];
         int live = slot_pairs(rec, pairs, base, idx, i, n, pos, a, b);
-        uint8_t h[SEPAX_P], ax[SEPAX_P];
-        sepax_hit o[SEPAX_P];
-        slot_step(a, b, na, nb, collide, margin, h, o, ax);
-        for (int p = 0; p < live; p++) {
-            if (collide) {
-                out[pos[p]] = o[p];
-                if (axis) axis[pos[p]] = ax[p];
-            } else {
-                hit[pos[p]] = h[p];
-            }
-        }
+        slot_step(a, b, na, nb, collide, margin, pos, live, hit, out, axis);
     }
 }
 
