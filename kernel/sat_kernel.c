@@ -835,10 +835,16 @@ typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_
 #define LANE_RUNS_A(ra) LANE_RUNS(ra, 0) LANE_RUNS(ra, 1) LANE_RUNS(ra, 2) LANE_RUNS(ra, 3)
 
 #define SLOT_RUNS(ra, rb)                                                                          \
-    CLASS_RUN(slots_##ra##rb##_overlap, run_slots(st, pairs, base, idx, n, ra, rb, 0, job->margin, \
-                                                  job->hit, job->out, job->axis))                  \
-    CLASS_RUN(slots_##ra##rb##_collide, run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, \
-                                                  job->hit, job->out, job->axis))                  \
+    CLASS_RUN(slots_##ra##rb##_overlap,                                                            \
+              idx ? run_slots(st, pairs, base, idx, n, ra, rb, 0, job->margin, job->hit, job->out, \
+                              job->axis)                                                           \
+                  : run_slots(st, pairs, base, NULL, n, ra, rb, 0, job->margin, job->hit,          \
+                              job->out, job->axis))                                                \
+    CLASS_RUN(slots_##ra##rb##_collide,                                                            \
+              idx ? run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, job->hit, job->out, \
+                              job->axis)                                                           \
+                  : run_slots(st, pairs, base, NULL, n, ra, rb, 1, job->margin, job->hit,          \
+                              job->out, job->axis))                                                \
     CLASS_RUN(slots_##ra##rb##_sweep, /* a copy without the index list (all sharp: 8 rows) */      \
               idx ? run_slot_sweep(st, pairs, base, idx, n, ra, rb, job)                           \
                   : run_slot_sweep(st, pairs, base, NULL, n, ra, rb, job))
