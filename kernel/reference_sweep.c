@@ -22,10 +22,9 @@
  * they agree bit for bit. The kernel takes shortcuts with the same results: B's
  * rates as n.(-v) in sweep_lanes (0 - n.v in the slots, as here), a still
  * plane's exit from the division itself (IEEE infinities) instead of the
- * `never` flag; in the ray slots that exit's NaN (exactly at contact) made +Inf
- * before the slot's tree of minima, in the pair slots each lane's exit tested
- * against t, the NaN giving way to min's other operand; the equivalence tests
- * hold it to this. */
+ * `never` flag; in the slots (pairs and rays) each lane's exit tested against
+ * t, that exit's NaN (exactly at contact) giving way to min's other operand;
+ * the equivalence tests hold it to this. */
 #include <math.h>
 
 #include "reference.h"

@@ -834,20 +834,26 @@ typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_
     CLASS_RUN(lanes_##ra##rb##_sweep, run_sweep(st, pairs, base, idx, n, 1 << ra, 1 << rb, job))
 #define LANE_RUNS_A(ra) LANE_RUNS(ra, 0) LANE_RUNS(ra, 1) LANE_RUNS(ra, 2) LANE_RUNS(ra, 3)
 
+/* The 8 x 8 class also runs a store of sharp polygons only, its whole list with no index
+ * (run_pairs): that call gets its own copy, without the index's load and branch a pair.
+ * ra * rb == 64 is a constant, so the other classes build one copy. */
+#define SLOT_RUN(ra, rb, call_idx, call_all) ((ra) * (rb) == 64 && !idx ? (call_all) : (call_idx))
 #define SLOT_RUNS(ra, rb)                                                                          \
     CLASS_RUN(slots_##ra##rb##_overlap,                                                            \
-              idx ? run_slots(st, pairs, base, idx, n, ra, rb, 0, job->margin, job->hit, job->out, \
-                              job->axis)                                                           \
-                  : run_slots(st, pairs, base, NULL, n, ra, rb, 0, job->margin, job->hit,          \
-                              job->out, job->axis))                                                \
+              SLOT_RUN(ra, rb,                                                                     \
+                       run_slots(st, pairs, base, idx, n, ra, rb, 0, job->margin, job->hit,        \
+                                 job->out, job->axis),                                             \
+                       run_slots(st, pairs, base, NULL, n, ra, rb, 0, job->margin, job->hit,       \
+                                 job->out, job->axis)))                                            \
     CLASS_RUN(slots_##ra##rb##_collide,                                                            \
-              idx ? run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, job->hit, job->out, \
-                              job->axis)                                                           \
-                  : run_slots(st, pairs, base, NULL, n, ra, rb, 1, job->margin, job->hit,          \
-                              job->out, job->axis))                                                \
-    CLASS_RUN(slots_##ra##rb##_sweep, /* a copy without the index list (all sharp: 8 rows) */      \
-              idx ? run_slot_sweep(st, pairs, base, idx, n, ra, rb, job)                           \
-                  : run_slot_sweep(st, pairs, base, NULL, n, ra, rb, job))
+              SLOT_RUN(ra, rb,                                                                     \
+                       run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, job->hit,        \
+                                 job->out, job->axis),                                             \
+                       run_slots(st, pairs, base, NULL, n, ra, rb, 1, job->margin, job->hit,       \
+                                 job->out, job->axis)))                                            \
+    CLASS_RUN(slots_##ra##rb##_sweep,                                                              \
+              SLOT_RUN(ra, rb, run_slot_sweep(st, pairs, base, idx, n, ra, rb, job),               \
+                       run_slot_sweep(st, pairs, base, NULL, n, ra, rb, job)))
 SLOT_RUNS(4, 4)
 SLOT_RUNS(4, 8)
 SLOT_RUNS(8, 4)
@@ -873,6 +879,7 @@ static const class_run k_class_run[3][SEPAX_PAIR_CLASSES] = {
 #undef LANE_RUNS_A
 #undef LANE_RUNS
 #undef SLOT_RUNS
+#undef SLOT_RUN
 #undef CLASS_RUN
 
 static NOINLINE void circles_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n,

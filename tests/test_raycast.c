@@ -169,11 +169,12 @@ Test(raycast, hand_worked) {
 
 /* Rays along a box's edge lines: that plane's rate is 0 and its separation 0, so its exit is
  * 0 / 0 = NaN, which must count as no exit (the rays' side of test_sweep's
- * still_planes_at_contact_hide_no_exit). The slot kernels reduce a ray's exits in a tree,
- * where a NaN left in could hide the one exit that matters and turn a miss into a hit at
- * fraction 0. Each edge is grazed both ways: towards the box, entering the face met head-on at
- * fraction 0.25; and away from it, starting past its end (a miss). The left plane's repeats
- * fill lanes 4-7. Every kernel copy, against the reference and the worked answers. */
+ * still_planes_at_contact_hide_no_exit). The slot kernels reduced a ray's exits in a tree
+ * (until late on 2026-11-26; now each lane's exit is tested), where a NaN left in could hide the
+ * one exit that matters and turn a miss into a hit at fraction 0. Each edge is grazed both ways:
+ * towards the box, entering the face met head-on at fraction 0.25; and away from it, starting past
+ * its end (a miss). The left plane's repeats fill lanes 4-7. Every kernel copy, against the
+ * reference and the worked answers. */
 Test(raycast, grazing_an_edge_every_kernel) {
     sepax_shapes *s = sepax_shapes_create(8);
     uint32_t b = box(s, 2, -1, 4, 1); /* planes: 0 bottom, 1 right, 2 top, 3 left */
