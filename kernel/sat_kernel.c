@@ -837,23 +837,15 @@ typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_
 /* The 8 x 8 class also runs a store of sharp polygons only, its whole list with no index
  * (run_pairs): that call gets its own copy, without the index's load and branch a pair.
  * ra * rb == 64 is a constant, so the other classes build one copy. */
-#define SLOT_RUN(ra, rb, call_idx, call_all) ((ra) * (rb) == 64 && !idx ? (call_all) : (call_idx))
+#define SLOT_RUN(ra, rb, fn, ...)                                                                  \
+    ((ra) * (rb) == 64 && !idx ? fn(st, pairs, base, NULL, n, ra, rb, __VA_ARGS__)                 \
+                               : fn(st, pairs, base, idx, n, ra, rb, __VA_ARGS__))
 #define SLOT_RUNS(ra, rb)                                                                          \
     CLASS_RUN(slots_##ra##rb##_overlap,                                                            \
-              SLOT_RUN(ra, rb,                                                                     \
-                       run_slots(st, pairs, base, idx, n, ra, rb, 0, job->margin, job->hit,        \
-                                 job->out, job->axis),                                             \
-                       run_slots(st, pairs, base, NULL, n, ra, rb, 0, job->margin, job->hit,       \
-                                 job->out, job->axis)))                                            \
+              SLOT_RUN(ra, rb, run_slots, 0, job->margin, job->hit, job->out, job->axis))          \
     CLASS_RUN(slots_##ra##rb##_collide,                                                            \
-              SLOT_RUN(ra, rb,                                                                     \
-                       run_slots(st, pairs, base, idx, n, ra, rb, 1, job->margin, job->hit,        \
-                                 job->out, job->axis),                                             \
-                       run_slots(st, pairs, base, NULL, n, ra, rb, 1, job->margin, job->hit,       \
-                                 job->out, job->axis)))                                            \
-    CLASS_RUN(slots_##ra##rb##_sweep,                                                              \
-              SLOT_RUN(ra, rb, run_slot_sweep(st, pairs, base, idx, n, ra, rb, job),               \
-                       run_slot_sweep(st, pairs, base, NULL, n, ra, rb, job)))
+              SLOT_RUN(ra, rb, run_slots, 1, job->margin, job->hit, job->out, job->axis))          \
+    CLASS_RUN(slots_##ra##rb##_sweep, SLOT_RUN(ra, rb, run_slot_sweep, job))
 SLOT_RUNS(4, 4)
 SLOT_RUNS(4, 8)
 SLOT_RUNS(8, 4)
