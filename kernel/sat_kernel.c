@@ -133,8 +133,9 @@ static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, i
     *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
 }
 
-/* Results of one step of SEPAX_P sharp pairs: the largest of A's planes
- * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
+/* Results of one step of SEPAX_P sharp pairs, written for the live ones at their places
+ * pos[p]: the largest of A's planes (axes 0-7) and B's (8-15), the lowest equal axis giving
+ * the normal. */
 static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, int nb, int collide,
                                     float margin, const size_t *pos, int live, uint8_t *hit,
                                     sepax_hit *out, uint8_t *axis_out) {
