@@ -11,7 +11,6 @@
  *   lf_sel_lt(a,b,x,y)   a < b ? x : y, lane-wise
  *   lf_sel_gt(a,b,x,y)   a > b ? x : y, lane-wise
  *   lf_slot_max(a)       every lane = the maximum of its slot
- *   lf_slot_min(a)       every lane = the minimum of its slot
  *   lf_rows4(p, out)     lane k (of 8 * SEPAX_P) of out[c] = p[k][c], c < 4: the first
  *                        four floats of 8 * SEPAX_P rows (each 16-byte aligned), transposed
  *   lf_eq_bits(a, b)     bit 8*p + k set when lane k of slot p is equal

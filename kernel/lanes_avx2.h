@@ -42,12 +42,6 @@ static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
 }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
 
-static inline lf lf_slot_min(lf a) {
-    lf m = simde_mm256_min_ps(a, simde_mm256_permute2f128_ps(a, a, 1));
-    m = simde_mm256_min_ps(m, simde_mm256_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
-    return simde_mm256_min_ps(m, simde_mm256_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
-}
-
 static inline lf lf_slot_max(lf a) {
     lf m = simde_mm256_max_ps(a, simde_mm256_permute2f128_ps(a, a, 1));
     m = simde_mm256_max_ps(m, simde_mm256_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));

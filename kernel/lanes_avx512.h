@@ -46,12 +46,6 @@ static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
 }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
 
-static inline lf lf_slot_min(lf a) {
-    lf m = simde_mm512_min_ps(a, simde_mm512_shuffle_f32x4(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
-    m = simde_mm512_min_ps(m, simde_mm512_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
-    return simde_mm512_min_ps(m, simde_mm512_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
-}
-
 static inline lf lf_slot_max(lf a) {
     /* swap the 128-bit quarters inside each 256-bit slot, then within 128 */
     lf m = simde_mm512_max_ps(a, simde_mm512_shuffle_f32x4(a, a, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));

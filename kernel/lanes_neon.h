@@ -89,14 +89,6 @@ static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
 }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
 
-static inline lf lf_slot_min(lf a) {
-    simde_float32x4_t m = min4(a.lo, a.hi);
-    m = min4(m, simde_vextq_f32(m, m, 2));
-    m = min4(m, simde_vrev64q_f32(m));
-    lf r = {m, m};
-    return r;
-}
-
 static inline lf lf_slot_max(lf a) {
     simde_float32x4_t m = max4(a.lo, a.hi);
     m = max4(m, simde_vextq_f32(m, m, 2));

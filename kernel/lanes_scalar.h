@@ -35,12 +35,6 @@ static inline lf lf_sqrt(lf a) { LF_EACH(__builtin_sqrtf(a.v[k])); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] < b.v[k] ? x.v[k] : y.v[k]); }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] > b.v[k] ? x.v[k] : y.v[k]); }
 
-static inline lf lf_slot_min(lf a) {
-    float m = a.v[0];
-    for (int k = 1; k < 8; k++) m = a.v[k] < m ? a.v[k] : m;
-    LF_EACH(m);
-}
-
 static inline lf lf_slot_max(lf a) {
     float m = a.v[0];
     for (int k = 1; k < 8; k++) m = a.v[k] > m ? a.v[k] : m;

@@ -67,14 +67,6 @@ static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
 }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
 
-static inline lf lf_slot_min(lf a) {
-    simde__m128 m = simde_mm_min_ps(a.lo, a.hi);
-    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
-    m = simde_mm_min_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
-    lf r = {m, m};
-    return r;
-}
-
 static inline lf lf_slot_max(lf a) {
     simde__m128 m = simde_mm_max_ps(a.lo, a.hi);
     m = simde_mm_max_ps(m, simde_mm_shuffle_ps(m, m, SIMDE_MM_SHUFFLE(1, 0, 3, 2)));
