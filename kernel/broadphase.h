@@ -35,16 +35,6 @@ enum { BP_PHASE_UPDATE, BP_PHASE_GRID, BP_PHASE_PAIRS, BP_PHASE_COPY, BP_PHASES 
 
 typedef struct sepax_pool sepax_pool;
 
-/* A grown box in index order, with what the build reads beside it (its filter and
- * largest extent), in one 32-byte entry: the gather into sorted order reads one line a
- * shape. The build's scratch. */
-typedef struct bp_box {
-    float lx, ly, hx, hy;
-    sepax_filter f;
-    float ext;
-    uint32_t pad_;
-} bp_box;
-
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
     uint32_t pos[BP_PIECE + BP_PAD];
@@ -153,6 +143,22 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
 
 static inline int sepax_filters_meet(sepax_filter a, sepax_filter b) {
     return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
+
+/* floor(q) clamped to 0 .. last (NaN gives 0), without branches: the one rule for a
+ * coordinate's cell, shared by the build's keys and the queries (the keys and the cells a
+ * query visits must agree on every input). */
+static inline uint32_t sepax_clamp_cell(double q, double last) {
+    q = q > 0.0 ? q : 0.0;
+    q = q < last ? q : last;
+    return (uint32_t)(int32_t)q;
+}
+
+/* The cell of a lower corner, row * nx + col (the kernel's grid_cells, lane by lane). */
+static inline uint32_t sepax_grid_cell(float lx, float ly, const bp_geometry *g) {
+    uint32_t col = sepax_clamp_cell(((double)lx - g->ox) * g->inv, g->lastx);
+    uint32_t row = sepax_clamp_cell(((double)ly - g->oy) * g->inv, g->lasty);
+    return row * g->nx + col;
 }
 
 /* The clamped column and row of a coordinate. */

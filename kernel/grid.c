@@ -28,22 +28,12 @@ int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, s
     return 1;
 }
 
-/* floor(q) clamped to 0 .. n-1 (truncation is floor for q > 0) */
-/* floor(q) clamped to 0 .. last (NaN gives 0), without branches: the one rule for a
- * coordinate's cell, shared by the build's keys and the queries (the keys and the cells a
- * query visits must agree on every input). */
-static inline uint32_t clamp_cell(double q, double last) {
-    q = q > 0.0 ? q : 0.0;
-    q = q < last ? q : last;
-    return (uint32_t)(int32_t)q;
-}
-
 uint32_t sepax_grid_col(const sepax_broadphase *bp, double x) {
-    return clamp_cell((x - bp->ox) * bp->inv, (double)(bp->nx - 1));
+    return sepax_clamp_cell((x - bp->ox) * bp->inv, (double)(bp->nx - 1));
 }
 
 uint32_t sepax_grid_row(const sepax_broadphase *bp, double y) {
-    return clamp_cell((y - bp->oy) * bp->inv, (double)(bp->ny - 1));
+    return sepax_clamp_cell((y - bp->oy) * bp->inv, (double)(bp->ny - 1));
 }
 
 bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx, float hy) {
@@ -82,13 +72,22 @@ static int reserve_shapes(sepax_broadphase *bp, size_t n) {
 /* What one build task found in its range of shapes, merged in range order
  * (so the result does not depend on which thread ran which range). */
 typedef struct build_part {
-    uint32_t hist[256]; /* box extents by binary exponent */
+    uint32_t hist[256]; /* box extents by binary exponent (hist_step) */
+    uint32_t below[2];  /* extents below build_ctx.below[0] and [1] */
     float cell;         /* the largest small extent */
     uint32_t nsmall;
     float minx, miny, maxx, maxy; /* lower corners of the small shapes */
     uint32_t nfilters;            /* distinct filters, in index order; BP_GROUPS + 1: too many */
     sepax_filter filter[BP_GROUPS];
+    /* what keys_step adds to a shape's cell for its slot (SLOT_*): group * ncells */
+    uint32_t group_at[BP_GROUPS + 2];
 } build_part;
+
+/* A shape's filter among its part's (build_part.filter): 0 .. BP_GROUPS - 1, or past them
+ * (too many: one group), or a large shape. Kept per shape from the classifying pass to
+ * keys_step in the mask column, which columns_step fills only after the sort. */
+enum { SLOT_TOO_MANY = BP_GROUPS, SLOT_LARGE = BP_GROUPS + 1 };
+static inline uint8_t *slots_of(const sepax_broadphase *bp) { return (uint8_t *)bp->mask; }
 
 /* What the build's parallel steps share. */
 typedef struct build_ctx build_ctx;
@@ -97,7 +96,9 @@ typedef void build_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t
 struct build_ctx {
     sepax_broadphase *bp;
     const sepax_shapes *s;
+    const sepax_kernel *k;
     float grow, limit;
+    float below[2]; /* the bounds of the guessed limit's median bucket (boxes_classify_step) */
     build_part *parts;
     build_step *step;
     uint32_t items;
@@ -133,18 +134,23 @@ static inline bp_box grown_box(const build_ctx *b, uint32_t i) {
     return (bp_box){lx, ly, hx, hy, b->s->filter[i], e, 0};
 }
 
-/* A filter as one value, to compare in one instruction. */
-static inline uint64_t filter_bits(sepax_filter f) { return (uint64_t)f.category << 32 | f.mask; }
+/* A filter as one value, to compare for equality in one instruction. */
+static inline uint64_t filter_bits(sepax_filter f) {
+    uint64_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
 
 /* What classify_one gathers over a range, in locals while it runs. */
 typedef struct classify_acc {
     float cell, minx, miny, maxx, maxy;
     uint32_t nsmall, nf;
     uint64_t recent0, recent1; /* noted filters once nf > 0 */
+    uint32_t slot0, slot1;     /* and their slots */
 } classify_acc;
 
 static inline classify_acc classify_begin(void) {
-    classify_acc c = {0.0f, INFINITY, INFINITY, -INFINITY, -INFINITY, 0, 0, 0, 0};
+    classify_acc c = {0.0f, INFINITY, INFINITY, -INFINITY, -INFINITY, 0, 0, 0, 0, 0, 0};
     return c;
 }
 
@@ -153,11 +159,32 @@ static inline classify_acc classify_begin(void) {
  * among enemies' shots), so the two filters met last are checked first, without a branch on
  * which: a check against the last one alone mispredicted at every change (bullet-hell's
  * shots: one shape in five). */
-static inline void classify_one(classify_acc *c, build_part *part, uint32_t *key, const bp_box *box,
-                                float limit) {
+static inline uint8_t classify_filter(classify_acc *c, build_part *part, sepax_filter f) {
+    uint64_t fb = filter_bits(f);
+    if ((c->nf != 0) & ((fb == c->recent0) | (fb == c->recent1)))
+        return (uint8_t)(fb == c->recent0 ? c->slot0 : c->slot1);
+    uint32_t g = 0, nf = c->nf;
+    while (g < nf && g < BP_GROUPS &&
+           (f.category != part->filter[g].category || f.mask != part->filter[g].mask))
+        g++;
+    if (g == nf && nf <= BP_GROUPS) {
+        if (nf < BP_GROUPS) part->filter[nf] = f;
+        c->nf = nf + 1;
+    }
+    uint32_t slot = g < BP_GROUPS ? g : SLOT_TOO_MANY;
+    c->recent1 = nf ? c->recent0 : fb;
+    c->slot1 = nf ? c->slot0 : slot;
+    c->recent0 = fb;
+    c->slot0 = slot;
+    return (uint8_t)slot;
+}
+
+static inline void classify_one(classify_acc *c, build_part *part, uint32_t *key, uint8_t *slot,
+                                const bp_box *box, float limit) {
     float e = box->ext;
     if (e > limit) {
         *key = UINT32_MAX;
+        *slot = SLOT_LARGE;
         return;
     }
     *key = 0;
@@ -168,19 +195,17 @@ static inline void classify_one(classify_acc *c, build_part *part, uint32_t *key
     c->miny = ly < c->miny ? ly : c->miny;
     c->maxx = lx > c->maxx ? lx : c->maxx;
     c->maxy = ly > c->maxy ? ly : c->maxy;
-    sepax_filter f = box->f;
-    uint64_t fb = filter_bits(f);
-    if ((c->nf != 0) & ((fb == c->recent0) | (fb == c->recent1))) return;
-    c->recent1 = c->nf ? c->recent0 : fb;
-    c->recent0 = fb;
-    uint32_t g = 0, nf = c->nf;
-    while (g < nf && g < BP_GROUPS &&
-           (f.category != part->filter[g].category || f.mask != part->filter[g].mask))
-        g++;
-    if (g == nf && nf <= BP_GROUPS) {
-        if (nf < BP_GROUPS) part->filter[nf] = f;
-        c->nf = nf + 1;
-    }
+    *slot = classify_filter(c, part, box->f);
+}
+
+/* The kernel's tally of some small shapes joined to the running one. */
+static inline void classify_join(classify_acc *c, const bp_tally *t) {
+    c->nsmall += t->nsmall;
+    c->cell = t->cell > c->cell ? t->cell : c->cell;
+    c->minx = t->minx < c->minx ? t->minx : c->minx;
+    c->miny = t->miny < c->miny ? t->miny : c->miny;
+    c->maxx = t->maxx > c->maxx ? t->maxx : c->maxx;
+    c->maxy = t->maxy > c->maxy ? t->maxy : c->maxy;
 }
 
 static inline void classify_end(const classify_acc *c, build_part *part) {
@@ -193,27 +218,71 @@ static inline void classify_end(const classify_acc *c, build_part *part) {
     part->nfilters = c->nf;
 }
 
-/* Boxes grown by the margin and the slack, their extents' histogram, and the small/large
- * split with the limit guessed (b->limit): the grid checks the guess after, and classifies
- * again when it was wrong (always on a broadphase's first build, whose guess is 0). Sizes
- * change slowly, so the last automatic build's limit is almost always this one's; the pass
- * that read every box again was a fifth of a bullet-hell 10k grid. */
+/* Boxes grown by the margin and the slack, the small/large split with the limit guessed
+ * (b->limit), and the extents below the guess's bounds (b->below): the grid checks the guess
+ * after, and classifies again when it was wrong (always on a broadphase's first build, whose
+ * guess is 0). Sizes change slowly, so the last automatic build's limit is almost always
+ * this one's; the pass that read every box again was a fifth of a bullet-hell 10k grid. */
 static void boxes_classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     sepax_broadphase *bp = b->bp;
     build_part *part = &b->parts[item];
-    uint32_t *hist = part->hist;
-    memset(hist, 0, sizeof part->hist);
+    uint32_t below0 = 0, below1 = 0;
     classify_acc c = classify_begin();
     const float limit = b->limit;
-    for (uint32_t i = i0; i < i1; i++) {
+    /* Whole blocks (i0 starts one) through the kernel's boxes, a piece at a time, then their
+     * extents and filters while the piece is in L1; the rest one at a time. */
+    enum { PIECE_BLOCKS = 32 };
+    const sepax_filter *filter = b->s->filter;
+    bp_box *ubox = bp->ubox;
+    uint32_t *key = bp->key;
+    uint8_t *slot = slots_of(bp);
+    uint32_t i = i0;
+    while (i1 - i >= SEPAX_BLOCK_LANES) {
+        uint32_t blocks = (i1 - i) / SEPAX_BLOCK_LANES;
+        blocks = blocks < PIECE_BLOCKS ? blocks : PIECE_BLOCKS;
+        bp_tally t;
+        b->k->grid_boxes(b->s->aabb, filter, i / SEPAX_BLOCK_LANES, blocks, b->grow, limit,
+                         b->below, ubox, key, &t);
+        classify_join(&c, &t);
+        below0 += t.below[0];
+        below1 += t.below[1];
+        for (uint32_t end = i + blocks * SEPAX_BLOCK_LANES; i < end; i++)
+            slot[i] = key[i] ? (uint8_t)SLOT_LARGE : classify_filter(&c, part, filter[i]);
+    }
+    for (; i < i1; i++) {
         bp_box box = grown_box(b, i);
-        bp->ubox[i] = box;
-        uint32_t bits;
-        memcpy(&bits, &box.ext, sizeof bits);
-        hist[(bits >> 23) & 0xffu]++; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
-        classify_one(&c, part, &bp->key[i], &box, limit);
+        ubox[i] = box;
+        below0 += box.ext < b->below[0];
+        below1 += box.ext < b->below[1];
+        classify_one(&c, part, &key[i], &slot[i], &box, limit);
     }
     classify_end(&c, part);
+    part->below[0] = below0;
+    part->below[1] = below1;
+}
+
+/* The extents' histogram by binary exponent, over the boxes boxes_classify_step wrote: the
+ * limit when the guess was wrong. */
+static void hist_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
+    uint32_t *hist = b->parts[item].hist;
+    memset(hist, 0, sizeof b->parts[item].hist);
+    const bp_box *ubox = b->bp->ubox;
+    for (uint32_t i = i0; i < i1; i++) {
+        uint32_t bits;
+        memcpy(&bits, &ubox[i].ext, sizeof bits);
+        hist[(bits >> 23) & 0xffu]++; /* the biased exponent: e in [2^(x-127), 2^(x-126)) */
+    }
+}
+
+/* The limit of median bucket m is 2^(m - 124): the bucket whose limit `guess` is, when it is
+ * one in 1 .. 251, else -1. Extents are >= 0, for which "below 2^(x - 127)" is "in a bucket
+ * before x" (NaN, bucket 255, is below no bound), so the guess is the limit when fewer than
+ * half of them are below 2^(m - 127) and at least half below 2^(m - 126). */
+static int guess_bucket(float guess) {
+    uint32_t bits;
+    memcpy(&bits, &guess, sizeof bits);
+    int m = (int)(bits >> 23) - 3;
+    return (bits & 0x807fffffu) == 0 && m >= 1 && m <= 251 ? m : -1;
 }
 
 /* The small/large split again, over the boxes boxes_classify_step wrote, with the limit
@@ -223,7 +292,9 @@ static void classify_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32
     build_part *part = &b->parts[item];
     classify_acc c = classify_begin();
     const float limit = b->limit;
-    for (uint32_t i = i0; i < i1; i++) classify_one(&c, part, &bp->key[i], &bp->ubox[i], limit);
+    uint8_t *slot = slots_of(bp);
+    for (uint32_t i = i0; i < i1; i++)
+        classify_one(&c, part, &bp->key[i], &slot[i], &bp->ubox[i], limit);
     classify_end(&c, part);
 }
 
@@ -276,29 +347,14 @@ static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i
     (void)item;
     const sepax_broadphase *bp = b->bp;
     uint32_t *key = bp->key;
-    const bp_box *box = bp->ubox;
-    const double ox = bp->ox, oy = bp->oy, inv = bp->inv;
-    const double lastx = (double)(bp->nx - 1), lasty = (double)(bp->ny - 1);
-    const uint32_t nx = bp->nx, ncells = bp->ncells;
-    const int grouped = bp->grouped;
-    /* the groups of the two filters met last first, as in classify_step */
-    const sepax_filter none = {0, 0};
-    uint64_t recent0 = filter_bits(none), recent1 = recent0;
-    uint32_t g0 = grouped ? group_of(bp, none) : 0u, g1 = g0;
-    for (uint32_t i = i0; i < i1; i++) {
-        if (key[i] == UINT32_MAX) continue;
-        uint32_t col = clamp_cell(((double)box[i].lx - ox) * inv, lastx);
-        uint32_t row = clamp_cell(((double)box[i].ly - oy) * inv, lasty);
-        uint64_t fb = filter_bits(box[i].f);
-        if (grouped & (fb != recent0) & (fb != recent1)) {
-            recent1 = recent0;
-            g1 = g0;
-            recent0 = fb;
-            g0 = group_of(bp, box[i].f);
-        }
-        uint32_t g = fb == recent0 ? g0 : g1;
-        key[i] = g * ncells + row * nx + col;
-    }
+    const bp_geometry geo = {bp->ox, bp->oy, bp->inv, (double)(bp->nx - 1), (double)(bp->ny - 1),
+                             bp->nx, 0};
+    b->k->grid_cells(bp->ubox, i0, i1, &geo, key);
+    if (!bp->grouped) return; /* one group, 0 */
+    /* the group's cells before the shape's: 0 for a large one, whose key stays UINT32_MAX */
+    const uint32_t *group_at = b->parts[item].group_at;
+    const uint8_t *slot = slots_of(bp);
+    for (uint32_t i = i0; i < i1; i++) key[i] += group_at[slot[i]];
 }
 
 /* The columns the range kernel reads, in sorted order. */
@@ -469,21 +525,38 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     /* small shapes: up to 4x the top of the median size's power-of-two bucket (a few
      * bosses or walls must not make every cell huge), or up to a given cell */
     float guess = cell_size > 0.0f ? cell_size / (1.0f + 1.0f / 64.0f) : bp->limit;
-    build_ctx ctx = {bp, s, grow, guess, bp->parts, NULL, items};
+    /* the build's arithmetic passes run on the queries' kernel (the scalar one when
+     * SEPAX_BACKEND names none that runs: the keys are the same on every kernel) */
+    const sepax_kernel *k;
+    if (sepax_kernel_for_query(&k) != SEPAX_OK) k = &sepax_kernel_scalar;
+    int m = cell_size > 0.0f ? -1 : guess_bucket(guess);
+    build_ctx ctx = {
+        bp,        s,
+        k,         grow,
+        guess,     {m >= 0 ? ldexpf(1.0f, m - 127) : 0.0f, m >= 0 ? ldexpf(1.0f, m - 126) : 0.0f},
+        bp->parts, NULL,
+        items};
     run_step(&ctx, boxes_classify_step);
-    float limit;
-    if (cell_size > 0.0f) {
-        limit = guess;
-    } else {
-        uint32_t seen = 0, median = 0;
-        for (uint32_t e = 0; e < 256; e++) {
-            for (uint32_t it = 0; it < items; it++) seen += ctx.parts[it].hist[e];
-            if (seen * 2 >= n) {
-                median = e;
-                break;
-            }
+    float limit = guess;
+    if (!(cell_size > 0.0f)) {
+        uint64_t below0 = 0, below1 = 0;
+        for (uint32_t it = 0; it < items; it++) {
+            below0 += ctx.parts[it].below[0];
+            below1 += ctx.parts[it].below[1];
         }
-        limit = ldexpf(1.0f, (int)median - 127 + 3);
+        if (!(m >= 0 && below0 * 2 < n && below1 * 2 >= n)) { /* the median bucket, counted */
+            run_step(&ctx, hist_step);
+            uint64_t seen = 0;
+            uint32_t median = 0;
+            for (uint32_t e = 0; e < 256; e++) {
+                for (uint32_t it = 0; it < items; it++) seen += ctx.parts[it].hist[e];
+                if (seen * 2 >= n) {
+                    median = e;
+                    break;
+                }
+            }
+            limit = ldexpf(1.0f, (int)median - 127 + 3);
+        }
     }
     if (limit != guess) { /* limit > 0: a given cell's is guess itself */
         ctx.limit = limit;
@@ -526,6 +599,12 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     bp->margin = grow;
     bp->ncells = bp->nx * bp->ny;
     size_t ncells = (size_t)bp->ncells * ngroups; /* every sub-grid's cells, group by group */
+    for (uint32_t it = 0; it < items; it++) {     /* each part's slots' groups, for keys_step */
+        build_part *p = &ctx.parts[it];
+        for (uint32_t k = 0; k < BP_GROUPS && k < p->nfilters; k++)
+            p->group_at[k] = bp->grouped ? group_of(bp, p->filter[k]) * bp->ncells : 0;
+        p->group_at[SLOT_TOO_MANY] = p->group_at[SLOT_LARGE] = 0;
+    }
     size_t cap_cells = bp->cap_cells;
     if (!sepax_bp_reserve(bp, (void **)&bp->start, &cap_cells, ncells + 2, sizeof(uint32_t)))
         return SEPAX_ERR_NOMEM;

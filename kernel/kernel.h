@@ -22,6 +22,30 @@ typedef struct sepax_box_probe {
     uint32_t cat, mask, filter, pad_;
 } sepax_box_probe;
 
+/* A grown box in index order, with what the grid build reads beside it (its filter and
+ * largest extent), in one 32-byte entry: the gather into sorted order reads one line a
+ * shape. The build's scratch (grid.c); the kernel's grid_boxes writes it. */
+typedef struct bp_box {
+    float lx, ly, hx, hy;
+    sepax_filter f;
+    float ext;
+    uint32_t pad_;
+} bp_box;
+
+/* What grid_boxes found over the small shapes of its blocks: the largest extent (0 with
+ * none), the span of their lower corners (+Inf and -Inf with none), their count; and over
+ * all its shapes, how many have an extent below each of two bounds. */
+typedef struct bp_tally {
+    float cell, minx, miny, maxx, maxy;
+    uint32_t nsmall, below[2];
+} bp_tally;
+
+/* The grid's cells: cell of x floor((x - ox) * inv) clamped to 0 .. last, in double. */
+typedef struct bp_geometry {
+    double ox, oy, inv, lastx, lasty;
+    uint32_t nx, pad_;
+} bp_geometry;
+
 typedef struct sepax_kernel {
     const char *name;
     sepax_backend backend;
@@ -64,6 +88,18 @@ typedef struct sepax_kernel {
      * owner of a call runs the same loops, which a grid's cell of owners shares. */
     size_t (*box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                        const uint32_t runs[4], int filter, uint32_t *out, uint32_t *owner_of);
+    /* the grid build's first pass over `blocks` whole blocks of aabb from first_block on: each
+     * shape i's box grown by `grow` and then its slack (sepax_grid_slack), its filter and
+     * largest extent into ubox[i], key[i] UINT32_MAX where that extent is above limit (a
+     * large shape) and 0 elsewhere, and the tally, with the extents below below[0] and
+     * below[1] (grid_build_kernel.c) */
+    void (*grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
+                       uint32_t first_block, uint32_t blocks, float grow, float limit,
+                       const float below[2], bp_box *ubox, uint32_t *key, bp_tally *tally);
+    /* for i = i0 .. i1 - 1 whose key is not UINT32_MAX: key[i] = the cell of ubox[i]'s lower
+     * corner, row * nx + col (grid_build_kernel.c) */
+    void (*grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1, const bp_geometry *g,
+                       uint32_t *key);
     /* whether every one of the poses passes sepax_pose_ok (pose_rules.h), exactly */
     int (*poses_valid)(const sepax_pose *poses, size_t count);
     /* the poses of `blocks` whole blocks into them, transposed (pose_kernel.c) */

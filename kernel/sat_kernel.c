@@ -1192,7 +1192,13 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
                                         uint32_t *out); /* grid_kernel.c */
 size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                                          const uint32_t runs[4], int filter, uint32_t *out,
-                                         uint32_t *owner_of);                    /* grid_kernel.c */
+                                         uint32_t *owner_of); /* grid_kernel.c */
+void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
+                                         uint32_t first_block, uint32_t blocks, float grow,
+                                         float limit, const float below[2], bp_box *ubox,
+                                         uint32_t *key, bp_tally *tally); /* grid_build_kernel.c */
+void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
+                                         const bp_geometry *g, uint32_t *key);
 int CAT(SEPAX_KERNEL_NAME, _poses_valid)(const sepax_pose *poses, size_t count); /* pose_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _poses_store)(sepax_pose_block *dst, const sepax_pose *poses,
                                           size_t blocks); /* pose_kernel.c */
@@ -1213,6 +1219,8 @@ const sepax_kernel SEPAX_KERNEL_NAME = {
     CAT(SEPAX_KERNEL_NAME, _contacts),
     CAT(SEPAX_KERNEL_NAME, _box_run),
     CAT(SEPAX_KERNEL_NAME, _box_cell),
+    CAT(SEPAX_KERNEL_NAME, _grid_boxes),
+    CAT(SEPAX_KERNEL_NAME, _grid_cells),
     CAT(SEPAX_KERNEL_NAME, _poses_valid),
     CAT(SEPAX_KERNEL_NAME, _poses_store),
 };

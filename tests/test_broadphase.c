@@ -1131,3 +1131,142 @@ Test(broadphase, cell_test_of_several_owners) {
     cr_assert(kernels >= 2);
     cr_assert(found > 1000, "the boxes should meet often: %zu", found);
 }
+
+/* A coordinate for the grid build's tests: small and huge, exact integers and fractions,
+ * both zeros (the slack of a box at the origin is 0, so -0 survives growing). */
+static float build_coord(uint64_t *h) {
+    uint64_t r = runs_rng(h);
+    switch (r % 6) {
+    case 0: return (r >> 8) % 2 ? -0.0f : 0.0f;
+    case 1: return (float)((int)((r >> 8) % 2001) - 1000);
+    case 2: return ((float)((r >> 8) % 1000001) - 500000.0f) / 997.0f;
+    case 3: return ((float)((r >> 8) % 2000001) - 1000000.0f) * 0.999f;
+    default: return ((float)((r >> 8) % 100001) - 50000.0f) / 64.0f;
+    }
+}
+
+/* The grid build's passes on every kernel copy the tests link against the scalar rules
+ * grid.c keeps for its tail (sepax_grid_slack, then the grown box, its extent against the
+ * limit, and sepax_grid_cell): every entry and key bit for bit, the tally as the scalar
+ * running minimum and maximum find it. */
+Test(broadphase, build_passes_match_the_scalar_rules) {
+    enum { BLOCKS = 40, N = BLOCKS * SEPAX_BLOCK_LANES };
+    static sepax_aabb_block aabb[BLOCKS];
+    static sepax_filter filter[N];
+    static bp_box want[N], got[N];
+    static uint32_t want_key[N], got_key[N];
+    int kernels = 0;
+    for (int ki = 0; ki < test_kernel_count(); ki++) {
+        const test_kernel *t = test_kernel_at(ki);
+        if (!t->runnable) continue;
+        kernels++;
+        uint64_t h = 17;
+        for (int round = 0; round < 200; round++) {
+            for (uint32_t i = 0; i < N; i++) {
+                sepax_aabb_block *a = &aabb[i / SEPAX_BLOCK_LANES];
+                uint32_t l = i % SEPAX_BLOCK_LANES;
+                float x = build_coord(&h), y = build_coord(&h);
+                float w = runs_rng(&h) % 4 ? (float)(runs_rng(&h) % 9) / 4.0f : build_coord(&h);
+                float hgt = runs_rng(&h) % 4 ? (float)(runs_rng(&h) % 9) / 4.0f : 0.0f;
+                a->minx[l] = x;
+                a->miny[l] = y;
+                a->maxx[l] = w >= 0.0f ? x + w : x; /* a box, never upside down */
+                a->maxy[l] = y + hgt;
+                filter[i] = (sepax_filter){(uint32_t)runs_rng(&h), (uint32_t)runs_rng(&h)};
+            }
+            float grow = round % 3 ? (float)(runs_rng(&h) % 5) / 8.0f : 0.0f;
+            float limit = (float)(runs_rng(&h) % 12) / 4.0f;
+            const float below[2] = {ldexpf(1.0f, (int)(runs_rng(&h) % 8) - 4),
+                                    ldexpf(1.0f, (int)(runs_rng(&h) % 8) - 3)};
+            uint32_t first = (uint32_t)(runs_rng(&h) % 4), blocks = (uint32_t)(runs_rng(&h) % 37);
+            /* the scalar rules, shape by shape */
+            float cell = 0.0f, minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+            uint32_t nsmall = 0, nbelow[2] = {0, 0};
+            for (uint32_t i = first * SEPAX_BLOCK_LANES; i < (first + blocks) * SEPAX_BLOCK_LANES;
+                 i++) {
+                const sepax_aabb_block *a = &aabb[i / SEPAX_BLOCK_LANES];
+                uint32_t l = i % SEPAX_BLOCK_LANES;
+                float lx = a->minx[l], ly = a->miny[l], hx = a->maxx[l], hy = a->maxy[l];
+                float slack = sepax_grid_slack(lx, ly, hx, hy);
+                lx = lx - grow - slack;
+                ly = ly - grow - slack;
+                hx = hx + slack;
+                hy = hy + slack;
+                float ew = hx - lx, eh = hy - ly, e = ew > eh ? ew : eh;
+                memset(&want[i], 0, sizeof want[i]);
+                want[i] = (bp_box){lx, ly, hx, hy, filter[i], e, 0};
+                want_key[i] = e > limit ? UINT32_MAX : 0;
+                nbelow[0] += e < below[0];
+                nbelow[1] += e < below[1];
+                if (e > limit) continue;
+                nsmall++;
+                cell = e > cell ? e : cell;
+                minx = lx < minx ? lx : minx;
+                miny = ly < miny ? ly : miny;
+                maxx = lx > maxx ? lx : maxx;
+                maxy = ly > maxy ? ly : maxy;
+            }
+            memset(got, 0xa5, sizeof got);
+            memset(got_key, 0xa5, sizeof got_key);
+            bp_tally tally;
+            t->k->grid_boxes(aabb, filter, first, blocks, grow, limit, below, got, got_key, &tally);
+            for (uint32_t i = 0; i < N; i++) {
+                int in = i >= first * SEPAX_BLOCK_LANES && i < (first + blocks) * SEPAX_BLOCK_LANES;
+                if (!in) { /* outside its blocks: untouched */
+                    uint8_t canary[sizeof got[i]];
+                    memset(canary, 0xa5, sizeof canary);
+                    cr_assert(memcmp(&got[i], canary, sizeof canary) == 0 &&
+                                  got_key[i] == 0xa5a5a5a5u,
+                              "%s, round %d: wrote shape %u outside its blocks", t->name, round, i);
+                    continue;
+                }
+                cr_assert(memcmp(&got[i], &want[i], sizeof want[i]) == 0,
+                          "%s, round %d, shape %u: entry (%a %a %a %a, ext %a), scalar (%a %a %a "
+                          "%a, ext %a)",
+                          t->name, round, i, (double)got[i].lx, (double)got[i].ly,
+                          (double)got[i].hx, (double)got[i].hy, (double)got[i].ext,
+                          (double)want[i].lx, (double)want[i].ly, (double)want[i].hx,
+                          (double)want[i].hy, (double)want[i].ext);
+                cr_assert_eq(got_key[i], want_key[i], "%s, round %d, shape %u: key %x, scalar %x",
+                             t->name, round, i, got_key[i], want_key[i]);
+            }
+            cr_assert_eq(tally.nsmall, nsmall, "%s, round %d", t->name, round);
+            cr_assert(tally.below[0] == nbelow[0] && tally.below[1] == nbelow[1],
+                      "%s, round %d: %u and %u extents below the bounds, scalar %u and %u", t->name,
+                      round, tally.below[0], tally.below[1], nbelow[0], nbelow[1]);
+            /* == rather than bits: the lanes may meet +0 and -0 in another order */
+            cr_assert(tally.cell == cell && tally.minx == minx && tally.miny == miny &&
+                          tally.maxx == maxx && tally.maxy == maxy,
+                      "%s, round %d: tally %a %a %a %a %a, scalar %a %a %a %a %a", t->name, round,
+                      (double)tally.cell, (double)tally.minx, (double)tally.miny,
+                      (double)tally.maxx, (double)tally.maxy, (double)cell, (double)minx,
+                      (double)miny, (double)maxx, (double)maxy);
+
+            /* the cells, over a range at any offset, the large shapes' keys kept */
+            bp_geometry g = {(double)build_coord(&h),
+                             (double)build_coord(&h),
+                             1.0 / (0.25 + (double)(runs_rng(&h) % 40)),
+                             0,
+                             0,
+                             1 + (uint32_t)(runs_rng(&h) % 300),
+                             0};
+            g.lastx = (double)(g.nx - 1);
+            g.lasty = (double)(runs_rng(&h) % 300);
+            uint32_t i0 = (uint32_t)(runs_rng(&h) % N),
+                     i1 = i0 + (uint32_t)(runs_rng(&h) % (N - i0 + 1));
+            for (uint32_t i = 0; i < N; i++) {
+                want_key[i] = got_key[i] = runs_rng(&h) % 5 ? (uint32_t)i : UINT32_MAX;
+                want[i] = (bp_box){build_coord(&h), build_coord(&h), 0, 0, {0, 0}, 0, 0};
+            }
+            for (uint32_t i = i0; i < i1; i++)
+                if (want_key[i] != UINT32_MAX)
+                    want_key[i] = sepax_grid_cell(want[i].lx, want[i].ly, &g);
+            t->k->grid_cells(want, i0, i1, &g, got_key);
+            for (uint32_t i = 0; i < N; i++)
+                cr_assert_eq(got_key[i], want_key[i],
+                             "%s, round %d, shape %u (range %u .. %u): cell %u, scalar %u", t->name,
+                             round, i, i0, i1, got_key[i], want_key[i]);
+        }
+    }
+    cr_assert(kernels >= 2);
+}

@@ -1,0 +1,158 @@
+/* The grid build's two per-shape passes that are arithmetic on boxes, compiled per ISA like
+ * sat_kernel.c, four shapes at a time in 128-bit lanes (the passes move more bytes than
+ * they compute: wider lanes would add shuffles, not speed). Each lane runs the scalar
+ * build's operations in its order (grid.c's grown_box, classify_one and clamp_cell), so
+ * every backend, and grid.c's scalar tail, key the same shapes the same way. */
+#include "broadphase.h"
+
+#include <simde/x86/sse2.h>
+
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
+
+void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
+                                         uint32_t first_block, uint32_t blocks, float grow,
+                                         float limit, const float below[2], bp_box *ubox,
+                                         uint32_t *key, bp_tally *tally);
+void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
+                                         const bp_geometry *g, uint32_t *key);
+
+/* a where m is set, else b */
+static inline simde__m128 sel(simde__m128 m, simde__m128 a, simde__m128 b) {
+    return simde_mm_or_ps(simde_mm_and_ps(m, a), simde_mm_andnot_ps(m, b));
+}
+
+/* The four lanes' value of a running minimum (maximum), reduced in lane order. */
+static inline float lanes_min(simde__m128 v) {
+    float f[4];
+    simde_mm_storeu_ps(f, v);
+    float m = f[0];
+    for (int k = 1; k < 4; k++) m = f[k] < m ? f[k] : m;
+    return m;
+}
+static inline float lanes_max(simde__m128 v) {
+    float f[4];
+    simde_mm_storeu_ps(f, v);
+    float m = f[0];
+    for (int k = 1; k < 4; k++) m = f[k] > m ? f[k] : m;
+    return m;
+}
+
+void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
+                                         uint32_t first_block, uint32_t blocks, float grow,
+                                         float limit, const float below[2], bp_box *ubox,
+                                         uint32_t *key, bp_tally *tally) {
+    const simde__m128 vgrow = simde_mm_set1_ps(grow), vlimit = simde_mm_set1_ps(limit);
+    const simde__m128 absmask = simde_mm_castsi128_ps(simde_mm_set1_epi32(0x7fffffff));
+    const simde__m128 scale = simde_mm_set1_ps(0x1p-20f), zero = simde_mm_setzero_ps();
+    const simde__m128 inf = simde_mm_set1_ps(INFINITY), ninf = simde_mm_set1_ps(-INFINITY);
+    const simde__m128 below0 = simde_mm_set1_ps(below[0]), below1 = simde_mm_set1_ps(below[1]);
+    simde__m128 cell = zero, minx = inf, miny = inf, maxx = ninf, maxy = ninf;
+    uint32_t nsmall = 0, nbelow0 = 0, nbelow1 = 0;
+    for (uint32_t b = first_block; b < first_block + blocks; b++) {
+        const sepax_aabb_block *a = &aabb[b];
+        for (uint32_t h = 0; h < SEPAX_BLOCK_LANES; h += 4) {
+            uint32_t i = b * SEPAX_BLOCK_LANES + h;
+            simde__m128 lx = simde_mm_loadu_ps(a->minx + h), ly = simde_mm_loadu_ps(a->miny + h);
+            simde__m128 hx = simde_mm_loadu_ps(a->maxx + h), hy = simde_mm_loadu_ps(a->maxy + h);
+            /* sepax_grid_slack, then grown_box */
+            simde__m128 slack =
+                simde_mm_add_ps(simde_mm_add_ps(simde_mm_add_ps(simde_mm_and_ps(lx, absmask),
+                                                                simde_mm_and_ps(hx, absmask)),
+                                                simde_mm_and_ps(ly, absmask)),
+                                simde_mm_and_ps(hy, absmask));
+            slack = simde_mm_mul_ps(slack, scale);
+            lx = simde_mm_sub_ps(simde_mm_sub_ps(lx, vgrow), slack);
+            ly = simde_mm_sub_ps(simde_mm_sub_ps(ly, vgrow), slack);
+            hx = simde_mm_add_ps(hx, slack);
+            hy = simde_mm_add_ps(hy, slack);
+            /* w > h ? w : h, as max_ps(w, h) is */
+            simde__m128 e = simde_mm_max_ps(simde_mm_sub_ps(hx, lx), simde_mm_sub_ps(hy, ly));
+            simde__m128 large = simde_mm_cmpgt_ps(e, vlimit);
+            simde_mm_storeu_si128((void *)(key + i), simde_mm_castps_si128(large));
+            /* the small ones' tally, each comparison the scalar one (x > m ? x : m) */
+            cell = simde_mm_max_ps(simde_mm_andnot_ps(large, e), cell);
+            minx = simde_mm_min_ps(sel(large, inf, lx), minx);
+            miny = simde_mm_min_ps(sel(large, inf, ly), miny);
+            maxx = simde_mm_max_ps(sel(large, ninf, lx), maxx);
+            maxy = simde_mm_max_ps(sel(large, ninf, ly), maxy);
+            nsmall += 4u - (uint32_t)__builtin_popcount((unsigned)simde_mm_movemask_ps(large));
+            nbelow0 += (uint32_t)__builtin_popcount(
+                (unsigned)simde_mm_movemask_ps(simde_mm_cmplt_ps(e, below0)));
+            nbelow1 += (uint32_t)__builtin_popcount(
+                (unsigned)simde_mm_movemask_ps(simde_mm_cmplt_ps(e, below1)));
+            /* the entries: the corners transposed, then filter, extent and a zero */
+            simde__m128 r0 = lx, r1 = ly, r2 = hx, r3 = hy;
+            SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+            simde__m128 f01 = simde_mm_loadu_ps((const float *)(const void *)(filter + i));
+            simde__m128 f23 = simde_mm_loadu_ps((const float *)(const void *)(filter + i + 2));
+            simde__m128 e01 = simde_mm_unpacklo_ps(e, zero), e23 = simde_mm_unpackhi_ps(e, zero);
+            float *out = (float *)(void *)(ubox + i);
+            simde_mm_storeu_ps(out, r0);
+            simde_mm_storeu_ps(out + 4,
+                               simde_mm_shuffle_ps(f01, e01, SIMDE_MM_SHUFFLE(1, 0, 1, 0)));
+            simde_mm_storeu_ps(out + 8, r1);
+            simde_mm_storeu_ps(out + 12,
+                               simde_mm_shuffle_ps(f01, e01, SIMDE_MM_SHUFFLE(3, 2, 3, 2)));
+            simde_mm_storeu_ps(out + 16, r2);
+            simde_mm_storeu_ps(out + 20,
+                               simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)));
+            simde_mm_storeu_ps(out + 24, r3);
+            simde_mm_storeu_ps(out + 28,
+                               simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)));
+        }
+    }
+    tally->cell = lanes_max(cell);
+    tally->minx = lanes_min(minx);
+    tally->miny = lanes_min(miny);
+    tally->maxx = lanes_max(maxx);
+    tally->maxy = lanes_max(maxy);
+    tally->nsmall = nsmall;
+    tally->below[0] = nbelow0;
+    tally->below[1] = nbelow1;
+}
+
+/* floor(q) clamped to 0 .. last, as a double holding an integer (grid.c's clamp_cell) */
+static inline simde__m128d cell_of(simde__m128d x, simde__m128d o, simde__m128d inv,
+                                   simde__m128d last) {
+    simde__m128d q = simde_mm_mul_pd(simde_mm_sub_pd(x, o), inv);
+    q = simde_mm_min_pd(simde_mm_max_pd(q, simde_mm_setzero_pd()), last);
+    return simde_mm_cvtepi32_pd(simde_mm_cvttpd_epi32(q));
+}
+
+void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
+                                         const bp_geometry *g, uint32_t *key) {
+    const simde__m128d ox = simde_mm_set1_pd(g->ox), oy = simde_mm_set1_pd(g->oy);
+    const simde__m128d inv = simde_mm_set1_pd(g->inv), nx = simde_mm_set1_pd((double)g->nx);
+    const simde__m128d lastx = simde_mm_set1_pd(g->lastx), lasty = simde_mm_set1_pd(g->lasty);
+    const simde__m128i large = simde_mm_set1_epi32(-1);
+    uint32_t i = i0;
+    for (; i1 - i >= 4; i += 4) {
+        /* the lower corners of four entries: (lx, ly) pairs, then lx and ly lanes */
+        simde__m128 c0 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)&ubox[i]));
+        simde__m128 c1 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)&ubox[i + 1]));
+        simde__m128 c2 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)&ubox[i + 2]));
+        simde__m128 c3 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)&ubox[i + 3]));
+        simde__m128 c01 = simde_mm_unpacklo_ps(c0, c1), c23 = simde_mm_unpacklo_ps(c2, c3);
+        simde__m128 lx = simde_mm_movelh_ps(c01, c23), ly = simde_mm_movehl_ps(c23, c01);
+        simde__m128d col01 = cell_of(simde_mm_cvtps_pd(lx), ox, inv, lastx);
+        simde__m128d col23 = cell_of(simde_mm_cvtps_pd(simde_mm_movehl_ps(lx, lx)), ox, inv, lastx);
+        simde__m128d row01 = cell_of(simde_mm_cvtps_pd(ly), oy, inv, lasty);
+        simde__m128d row23 = cell_of(simde_mm_cvtps_pd(simde_mm_movehl_ps(ly, ly)), oy, inv, lasty);
+        /* row * nx + col: exact in double (the grid has fewer than 2^31 cells) */
+        simde__m128i k01 =
+            simde_mm_cvttpd_epi32(simde_mm_add_pd(simde_mm_mul_pd(row01, nx), col01));
+        simde__m128i k23 =
+            simde_mm_cvttpd_epi32(simde_mm_add_pd(simde_mm_mul_pd(row23, nx), col23));
+        simde__m128i cells = simde_mm_unpacklo_epi64(k01, k23);
+        simde__m128i old = simde_mm_loadu_si128((const void *)(key + i));
+        simde__m128i keep = simde_mm_cmpeq_epi32(old, large);
+        simde_mm_storeu_si128(
+            (void *)(key + i),
+            simde_mm_or_si128(simde_mm_and_si128(keep, old), simde_mm_andnot_si128(keep, cells)));
+    }
+    for (; i < i1; i++) {
+        if (key[i] == UINT32_MAX) continue;
+        key[i] = sepax_grid_cell(ubox[i].lx, ubox[i].ly, g);
+    }
+}
