@@ -361,22 +361,8 @@ static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i
 static void columns_step(const build_ctx *b, uint32_t item, uint32_t p0, uint32_t p1) {
     (void)item;
     const sepax_broadphase *bp = b->bp;
-    const uint32_t *sid = bp->sid;
-    const bp_box *ubox = bp->ubox;
-    float *lox = bp->lox, *loy = bp->loy, *hix = bp->hix, *hiy = bp->hiy;
-    uint32_t *cat = bp->cat, *mask = bp->mask;
-    /* sorted order reads the entries anywhere: ask for them a few shapes ahead */
-    enum { AHEAD = 16 };
-    for (uint32_t p = p0; p < p1; p++) {
-        if (p + AHEAD < p1) __builtin_prefetch(&ubox[sepax_id_index(sid[p + AHEAD])]);
-        bp_box box = ubox[sepax_id_index(sid[p])];
-        lox[p] = box.lx;
-        loy[p] = box.ly;
-        hix[p] = box.hx;
-        hiy[p] = box.hy;
-        cat[p] = box.f.category;
-        mask[p] = box.f.mask;
-    }
+    const bp_columns out = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask};
+    b->k->grid_columns(bp->ubox, bp->sid, p0, p1, &out);
 }
 
 /* The counting sort by key, split into `ranges` ranges of shapes (one per worker; the result

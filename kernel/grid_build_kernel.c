@@ -16,6 +16,8 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
                                          uint32_t *key, bp_tally *tally);
 void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
                                          const bp_geometry *g, uint32_t *key);
+void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
+                                           uint32_t p1, const bp_columns *out);
 
 /* a where m is set, else b */
 static inline simde__m128 sel(simde__m128 m, simde__m128 a, simde__m128 b) {
@@ -154,5 +156,45 @@ void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32
     for (; i < i1; i++) {
         if (key[i] == UINT32_MAX) continue;
         key[i] = sepax_grid_cell(ubox[i].lx, ubox[i].ly, g);
+    }
+}
+
+void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
+                                           uint32_t p1, const bp_columns *out) {
+    /* sorted order reads the entries anywhere: ask for them a few shapes ahead */
+    enum { AHEAD = 16 };
+    uint32_t p = p0;
+    for (; p1 - p >= 4; p += 4) {
+        if (p1 - p > AHEAD + 4)
+            for (uint32_t k = 0; k < 4; k++)
+                __builtin_prefetch(&ubox[sid[p + AHEAD + k] & SEPAX_ID_INDEX_MASK]);
+        const float *e[4];
+        for (uint32_t k = 0; k < 4; k++)
+            e[k] = (const float *)(const void *)&ubox[sid[p + k] & SEPAX_ID_INDEX_MASK];
+        /* the corners, four entries' rows transposed into four columns */
+        simde__m128 r0 = simde_mm_loadu_ps(e[0]), r1 = simde_mm_loadu_ps(e[1]);
+        simde__m128 r2 = simde_mm_loadu_ps(e[2]), r3 = simde_mm_loadu_ps(e[3]);
+        SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        simde_mm_storeu_ps(out->lox + p, r0);
+        simde_mm_storeu_ps(out->loy + p, r1);
+        simde_mm_storeu_ps(out->hix + p, r2);
+        simde_mm_storeu_ps(out->hiy + p, r3);
+        /* the filters (category, mask) pairs, split */
+        simde__m128 f0 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)(e[0] + 4)));
+        simde__m128 f1 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)(e[1] + 4)));
+        simde__m128 f2 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)(e[2] + 4)));
+        simde__m128 f3 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)(e[3] + 4)));
+        simde__m128 f01 = simde_mm_unpacklo_ps(f0, f1), f23 = simde_mm_unpacklo_ps(f2, f3);
+        simde_mm_storeu_ps((float *)(void *)(out->cat + p), simde_mm_movelh_ps(f01, f23));
+        simde_mm_storeu_ps((float *)(void *)(out->mask + p), simde_mm_movehl_ps(f23, f01));
+    }
+    for (; p < p1; p++) {
+        const bp_box *b = &ubox[sid[p] & SEPAX_ID_INDEX_MASK];
+        out->lox[p] = b->lx;
+        out->loy[p] = b->ly;
+        out->hix[p] = b->hx;
+        out->hiy[p] = b->hy;
+        out->cat[p] = b->f.category;
+        out->mask[p] = b->f.mask;
     }
 }

@@ -46,6 +46,12 @@ typedef struct bp_geometry {
     uint32_t nx, pad_;
 } bp_geometry;
 
+/* The grid's columns in sorted order, as grid_columns writes them. */
+typedef struct bp_columns {
+    float *lox, *loy, *hix, *hiy;
+    uint32_t *cat, *mask;
+} bp_columns;
+
 typedef struct sepax_kernel {
     const char *name;
     sepax_backend backend;
@@ -100,6 +106,10 @@ typedef struct sepax_kernel {
      * corner, row * nx + col (grid_build_kernel.c) */
     void (*grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1, const bp_geometry *g,
                        uint32_t *key);
+    /* the grid's columns at sorted positions p0 .. p1 - 1 from the entries of their shapes,
+     * ubox[sepax_id_index(sid[p])] (grid_build_kernel.c) */
+    void (*grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0, uint32_t p1,
+                         const bp_columns *out);
     /* whether every one of the poses passes sepax_pose_ok (pose_rules.h), exactly */
     int (*poses_valid)(const sepax_pose *poses, size_t count);
     /* the poses of `blocks` whole blocks into them, transposed (pose_kernel.c) */

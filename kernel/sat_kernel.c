@@ -1199,6 +1199,8 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
                                          uint32_t *key, bp_tally *tally); /* grid_build_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
                                          const bp_geometry *g, uint32_t *key);
+void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
+                                           uint32_t p1, const bp_columns *out);
 int CAT(SEPAX_KERNEL_NAME, _poses_valid)(const sepax_pose *poses, size_t count); /* pose_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _poses_store)(sepax_pose_block *dst, const sepax_pose *poses,
                                           size_t blocks); /* pose_kernel.c */
@@ -1221,6 +1223,7 @@ const sepax_kernel SEPAX_KERNEL_NAME = {
     CAT(SEPAX_KERNEL_NAME, _box_cell),
     CAT(SEPAX_KERNEL_NAME, _grid_boxes),
     CAT(SEPAX_KERNEL_NAME, _grid_cells),
+    CAT(SEPAX_KERNEL_NAME, _grid_columns),
     CAT(SEPAX_KERNEL_NAME, _poses_valid),
     CAT(SEPAX_KERNEL_NAME, _poses_store),
 };

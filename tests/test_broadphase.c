@@ -1266,6 +1266,44 @@ Test(broadphase, build_passes_match_the_scalar_rules) {
                 cr_assert_eq(got_key[i], want_key[i],
                              "%s, round %d, shape %u (range %u .. %u): cell %u, scalar %u", t->name,
                              round, i, i0, i1, got_key[i], want_key[i]);
+
+            /* the columns: entries gathered by ids (generation bits set) at any positions */
+            static uint32_t sid[N];
+            static float col[4][N + 1];
+            static uint32_t fcol[2][N + 1];
+            for (uint32_t i = 0; i < N; i++) {
+                want[i] = (bp_box){build_coord(&h),
+                                   build_coord(&h),
+                                   build_coord(&h),
+                                   build_coord(&h),
+                                   {(uint32_t)runs_rng(&h), (uint32_t)runs_rng(&h)},
+                                   0,
+                                   0};
+                sid[i] = (uint32_t)(runs_rng(&h) % N) | (uint32_t)(runs_rng(&h) % 256) << 24;
+            }
+            memset(col, 0xa5, sizeof col);
+            memset(fcol, 0xa5, sizeof fcol);
+            const bp_columns out = {col[0], col[1], col[2], col[3], fcol[0], fcol[1]};
+            t->k->grid_columns(want, sid, i0, i1, &out);
+            for (uint32_t p = 0; p <= N; p++) {
+                const bp_box *e = &want[sid[p < N ? p : 0] & SEPAX_ID_INDEX_MASK];
+                float wf[4] = {e->lx, e->ly, e->hx, e->hy};
+                uint32_t wu[2] = {e->f.category, e->f.mask};
+                int in = p >= i0 && p < i1;
+                for (int c = 0; c < 6; c++) {
+                    uint32_t bits, want_bits = 0xa5a5a5a5u;
+                    if (c < 4)
+                        memcpy(&bits, &col[c][p], sizeof bits);
+                    else
+                        bits = fcol[c - 4][p];
+                    if (in && c < 4) memcpy(&want_bits, &wf[c], sizeof want_bits);
+                    if (in && c >= 4) want_bits = wu[c - 4];
+                    cr_assert_eq(bits, want_bits,
+                                 "%s, round %d, position %u (range %u .. %u), column %d: %08x, "
+                                 "want %08x",
+                                 t->name, round, p, i0, i1, c, bits, want_bits);
+                }
+            }
         }
     }
     cr_assert(kernels >= 2);
