@@ -471,7 +471,15 @@ static int sort_keys(sepax_broadphase *bp, const sepax_shapes *s, uint32_t nkeys
     if (join) c.to = bp->cat;
     uint32_t run = 0, local[BP_SORT_RANGES]; /* with the join: each range's next place */
     for (uint32_t r = 0; r < ranges; r++) local[r] = join ? range_begin(&c, r) : 0;
-    for (uint32_t k = 0; k <= nkeys; k++) { /* the large shapes (k == nkeys) last */
+    if (ranges == 1) { /* the same sums without the loop over ranges (a grid has cells a shape) */
+        uint32_t *at = bp->sort_at, *start = bp->start;
+        for (uint32_t k = 0; k <= nkeys; k++) {
+            uint32_t n = at[k];
+            start[k] = at[k] = run;
+            run += n;
+        }
+    }
+    for (uint32_t k = 0; ranges > 1 && k <= nkeys; k++) { /* the large shapes (k == nkeys) last */
         bp->start[k] = run;
         for (uint32_t r = 0; r < ranges; r++) {
             uint32_t *at = &bp->sort_at[(size_t)r * (nkeys + 1) + k];
