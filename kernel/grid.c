@@ -154,11 +154,10 @@ static inline classify_acc classify_begin(void) {
     return c;
 }
 
-/* Small or large (the key UINT32_MAX); for the small: the cell, their count, the span of
- * their lower corners, their distinct filters. Shapes mingle a few filters (a player's shots
- * among enemies' shots), so the two filters met last are checked first, without a branch on
- * which: a check against the last one alone mispredicted at every change (bullet-hell's
- * shots: one shape in five). */
+/* A small shape's filter noted among its part's distinct filters, and its slot returned.
+ * Shapes mingle a few filters (a player's shots among enemies' shots), so the two filters
+ * met last are checked first, without a branch on which: a check against the last one alone
+ * mispredicted at every change (bullet-hell's shots: one shape in five). */
 static inline uint8_t classify_filter(classify_acc *c, build_part *part, sepax_filter f) {
     uint64_t fb = filter_bits(f);
     if ((c->nf != 0) & ((fb == c->recent0) | (fb == c->recent1)))
@@ -179,6 +178,8 @@ static inline uint8_t classify_filter(classify_acc *c, build_part *part, sepax_f
     return (uint8_t)slot;
 }
 
+/* Small or large (the key UINT32_MAX); for the small: the cell, their count, the span of
+ * their lower corners, their filters (classify_filter). */
 static inline void classify_one(classify_acc *c, build_part *part, uint32_t *key, uint8_t *slot,
                                 const bp_box *box, float limit) {
     float e = box->ext;
@@ -340,11 +341,10 @@ static uint32_t group_of(const sepax_broadphase *bp, sepax_filter f) {
     return g;
 }
 
-/* Each small shape's key from its group (in key) and the cell of its lower corner: the
- * cells of sepax_grid_col and sepax_grid_row, with the grid in locals (the stores to key
- * would otherwise reload it every shape). */
+/* Each small shape's key: the cell of its lower corner (the kernel's grid_cells, the
+ * cells of sepax_grid_col and sepax_grid_row), plus its group's first cell, from the slot
+ * the classifying pass gave it and its part's table (group_at). */
 static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
-    (void)item;
     const sepax_broadphase *bp = b->bp;
     uint32_t *key = bp->key;
     const bp_geometry geo = {bp->ox, bp->oy, bp->inv, (double)(bp->nx - 1), (double)(bp->ny - 1),

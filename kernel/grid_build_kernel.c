@@ -1,7 +1,8 @@
 /* The grid build's two per-shape passes that are arithmetic on boxes, compiled per ISA like
  * sat_kernel.c, four shapes at a time in 128-bit lanes (the passes move more bytes than
  * they compute: wider lanes would add shuffles, not speed). Each lane runs the scalar
- * build's operations in its order (grid.c's grown_box, classify_one and clamp_cell), so
+ * build's operations in its order (grid.c's grown_box and classify_one, broadphase.h's
+ * sepax_clamp_cell), so
  * every backend, and grid.c's scalar tail, key the same shapes the same way. */
 #include "broadphase.h"
 
@@ -114,11 +115,15 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
     tally->below[1] = nbelow1;
 }
 
-/* floor(q) clamped to 0 .. last, as a double holding an integer (grid.c's clamp_cell) */
+/* floor(q) clamped to 0 .. last, as a double holding an integer: sepax_clamp_cell's
+ * comparisons and selects, so NaN gives 0 here too (max_pd and min_pd would pass a NaN on
+ * where SIMDe maps them to NEON's max and min) */
 static inline simde__m128d cell_of(simde__m128d x, simde__m128d o, simde__m128d inv,
                                    simde__m128d last) {
     simde__m128d q = simde_mm_mul_pd(simde_mm_sub_pd(x, o), inv);
-    q = simde_mm_min_pd(simde_mm_max_pd(q, simde_mm_setzero_pd()), last);
+    q = simde_mm_and_pd(simde_mm_cmpgt_pd(q, simde_mm_setzero_pd()), q);
+    simde__m128d in = simde_mm_cmplt_pd(q, last);
+    q = simde_mm_or_pd(simde_mm_and_pd(in, q), simde_mm_andnot_pd(in, last));
     return simde_mm_cvtepi32_pd(simde_mm_cvttpd_epi32(q));
 }
 

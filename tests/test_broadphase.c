@@ -1257,6 +1257,10 @@ Test(broadphase, build_passes_match_the_scalar_rules) {
             for (uint32_t i = 0; i < N; i++) {
                 want_key[i] = got_key[i] = runs_rng(&h) % 5 ? (uint32_t)i : UINT32_MAX;
                 want[i] = (bp_box){build_coord(&h), build_coord(&h), 0, 0, {0, 0}, 0, 0};
+                /* corners no valid store holds: the rule still says where they go (NaN: 0) */
+                static const float odd[4] = {NAN, -NAN, INFINITY, -INFINITY};
+                if (runs_rng(&h) % 16 == 0) want[i].lx = odd[runs_rng(&h) % 4];
+                if (runs_rng(&h) % 16 == 0) want[i].ly = odd[runs_rng(&h) % 4];
             }
             for (uint32_t i = i0; i < i1; i++)
                 if (want_key[i] != UINT32_MAX)
@@ -1307,4 +1311,49 @@ Test(broadphase, build_passes_match_the_scalar_rules) {
         }
     }
     cr_assert(kernels >= 2);
+}
+
+/* A build of more than one part (BP_BUILD_SHAPES shapes each) whose parts meet the same
+ * filters in other orders: each part numbers its filters as it meets them, and its table
+ * must take each one to the grid's group. On one thread and on two, against the pairs of a
+ * frame with no filters (one group, no table) whose filters pass: brute force would list
+ * 3 * 10^8 pairs. */
+Test(broadphase, filters_met_in_another_order_in_each_part) {
+    sepax_shapes *s = make_store(3 * BP_BUILD_SHAPES, 67, 6);
+    uint32_t n = sepax_shapes_count(s);
+    cr_assert(n > 2 * BP_BUILD_SHAPES);
+    /* player 1, enemies 2, player shots 4, enemy shots 8 */
+    const sepax_filter kinds[4] = {{1, 2 | 8}, {2, 1 | 4}, {4, 2}, {8, 1}};
+    const int order[3][4] = {{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}};
+    sepax_filter *f = malloc(n * sizeof *f);
+    for (uint32_t i = 0; i < n; i++) f[i] = (sepax_filter){1, 0xffffffffu};
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, n, f), SEPAX_OK);
+    sepax_broadphase *one = sepax_broadphase_create(NULL);
+    cr_assert(one);
+    result_set all = frame_ok(one, s, SEPAX_TEST_OVERLAP, 0.0f);
+    sepax_broadphase_destroy(one);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t part = i / BP_BUILD_SHAPES, k = i % BP_BUILD_SHAPES;
+        uint32_t which = k < 4 ? k : (k * 7u) % 11u % 4u; /* each part's order first */
+        f[i] = kinds[order[part < 3 ? part : 2][which]];
+    }
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, n, f), SEPAX_OK);
+    result_set want = all;
+    want.n = 0;
+    for (size_t k = 0; k < all.n; k++)
+        if (filters_pass(s, all.pairs[k].a, all.pairs[k].b)) want.pairs[want.n++] = all.pairs[k];
+    cr_assert(want.n > 100 && want.n < all.n, "%zu of %zu contacts pass", want.n, all.n);
+    qsort(want.pairs, want.n, sizeof *want.pairs, cmp_pair); /* brute force's order */
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        cr_assert(bp);
+        result_set got = frame_ok(bp, s, SEPAX_TEST_OVERLAP, 0.0f);
+        expect_same_set(s, got, want, SEPAX_TEST_OVERLAP, "filters in another order per part");
+        free_set(&got);
+        sepax_broadphase_destroy(bp);
+    }
+    free_set(&all);
+    free(f);
+    sepax_shapes_destroy(s);
 }
