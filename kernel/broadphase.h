@@ -91,9 +91,10 @@ struct sepax_broadphase {
     uint32_t *start;    /* ngroups * ncells + 2: the first sorted position of each cell */
     uint32_t *sid;      /* sorted position -> shape id (index and generation, as built) */
     float *lox, *loy, *hix, *hiy;
-    uint32_t *cat, *mask;     /* filters in sorted order */
-    uint32_t *key;            /* per shape index: group * ncells + cell, or UINT32_MAX when large */
-    bp_box *ubox;             /* per shape index: its grown box (scratch of the build) */
+    uint32_t *cat, *mask; /* filters in sorted order */
+    uint32_t *key;        /* per shape index: group * ncells + cell, or ngroups * ncells when large
+                           * (UINT32_MAX until the build's keys_step) */
+    bp_box *ubox;         /* per shape index: its grown box (scratch of the build) */
     struct build_part *parts; /* per build task: what it found (grid.c) */
     size_t cap_parts;
     uint32_t *sort_at; /* per sort range: each cell's next position, then the next large one */

@@ -343,15 +343,21 @@ static uint32_t group_of(const sepax_broadphase *bp, sepax_filter f) {
 
 /* Each small shape's key: the cell of its lower corner (the kernel's grid_cells, the
  * cells of sepax_grid_col and sepax_grid_row), plus its group's first cell, from the slot
- * the classifying pass gave it and its part's table (group_at). */
+ * the classifying pass gave it and its part's table (group_at). A large shape's: the key
+ * after every group's cells, where the sort puts the large. */
 static void keys_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i1) {
     const sepax_broadphase *bp = b->bp;
     uint32_t *key = bp->key;
-    const bp_geometry geo = {bp->ox, bp->oy, bp->inv, (double)(bp->nx - 1), (double)(bp->ny - 1),
-                             bp->nx, 0};
+    const bp_geometry geo = {bp->ox,
+                             bp->oy,
+                             bp->inv,
+                             (double)(bp->nx - 1),
+                             (double)(bp->ny - 1),
+                             bp->nx,
+                             bp->ncells * bp->ngroups};
     b->k->grid_cells(bp->ubox, i0, i1, &geo, key);
     if (!bp->grouped) return; /* one group, 0 */
-    /* the group's cells before the shape's: 0 for a large one, whose key stays UINT32_MAX */
+    /* the group's cells before the shape's: 0 for a large one, whose key is past them all */
     const uint32_t *group_at = b->parts[item].group_at;
     const uint8_t *slot = slots_of(bp);
     for (uint32_t i = i0; i < i1; i++) key[i] += group_at[slot[i]];
@@ -396,8 +402,7 @@ static void count_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx)
         uint32_t *count = c->bp->sort_at + (size_t)r * (c->nkeys + 1);
         memset(count, 0, (c->nkeys + 1) * sizeof *count);
         for (uint32_t i = range_begin(c, r), i1 = range_begin(c, r + 1); i < i1; i++) {
-            uint32_t k = key[i];
-            count[k == UINT32_MAX ? c->nkeys : k]++;
+            count[key[i]]++;
         }
     }
 }
@@ -413,8 +418,7 @@ static void scatter_task(uint32_t begin, uint32_t end, uint32_t worker, void *ct
     for (uint32_t r = begin; r < end; r++) {
         uint32_t *at = c->bp->sort_at + (size_t)r * (c->nkeys + 1);
         for (uint32_t i = range_begin(c, r), i1 = range_begin(c, r + 1); i < i1; i++) {
-            uint32_t k = key[i];
-            uint32_t p = at[k == UINT32_MAX ? c->nkeys : k]++;
+            uint32_t p = at[key[i]]++;
             to[p] = i | (uint32_t)gen[i] << SEPAX_ID_INDEX_BITS;
         }
     }

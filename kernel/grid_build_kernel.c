@@ -1,12 +1,18 @@
-/* The grid build's two per-shape passes that are arithmetic on boxes, compiled per ISA like
- * sat_kernel.c, four shapes at a time in 128-bit lanes (the passes move more bytes than
- * they compute: wider lanes would add shuffles, not speed). Each lane runs the scalar
+/* The grid build's per-shape passes that are arithmetic on boxes or moves of them (grown
+ * boxes, cells, sorted columns), compiled per ISA like sat_kernel.c, four shapes at a time in
+ * 128-bit lanes: the passes move more bytes than they compute, and wider lanes would add
+ * shuffles. The cells' doubles alone take 256-bit registers where there are some (AVX2,
+ * AVX-512): 2 doubles to a register doubled their instructions. Each lane runs the scalar
  * build's operations in its order (grid.c's grown_box and classify_one, broadphase.h's
- * sepax_clamp_cell), so
- * every backend, and grid.c's scalar tail, key the same shapes the same way. */
+ * sepax_clamp_cell and sepax_grid_cell), so every backend, and grid.c's scalar tail, key the
+ * same shapes the same way. */
 #include "broadphase.h"
 
+#if defined(SEPAX_ISA_AVX2) || defined(SEPAX_ISA_AVX512)
+#include <simde/x86/avx2.h> /* the cells' doubles four to a register */
+#else
 #include <simde/x86/sse2.h>
+#endif
 
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
@@ -115,6 +121,48 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
     tally->below[1] = nbelow1;
 }
 
+#if defined(SEPAX_ISA_AVX2) || defined(SEPAX_ISA_AVX512)
+/* Four lanes' doubles in one register, the ints of row * nx + col by mullo. */
+typedef struct cell_consts {
+    simde__m256d ox, oy, inv, lastx, lasty;
+    simde__m128i nx;
+} cell_consts;
+
+static inline cell_consts cell_consts_of(const bp_geometry *g) {
+    cell_consts k = {simde_mm256_set1_pd(g->ox),    simde_mm256_set1_pd(g->oy),
+                     simde_mm256_set1_pd(g->inv),   simde_mm256_set1_pd(g->lastx),
+                     simde_mm256_set1_pd(g->lasty), simde_mm_set1_epi32((int32_t)g->nx)};
+    return k;
+}
+
+/* floor(q) clamped to 0 .. last: sepax_clamp_cell's comparisons and selects (NaN gives 0) */
+static inline simde__m128i cell_of(simde__m128 x, simde__m256d o, simde__m256d inv,
+                                   simde__m256d last) {
+    simde__m256d q = simde_mm256_mul_pd(simde_mm256_sub_pd(simde_mm256_cvtps_pd(x), o), inv);
+    q = simde_mm256_and_pd(simde_mm256_cmp_pd(q, simde_mm256_setzero_pd(), SIMDE_CMP_GT_OQ), q);
+    q = simde_mm256_blendv_pd(last, q, simde_mm256_cmp_pd(q, last, SIMDE_CMP_LT_OQ));
+    return simde_mm256_cvttpd_epi32(q);
+}
+
+/* The cells of four lower corners, row * nx + col in 32 bits as the scalar rule's. */
+static inline simde__m128i cells_of(simde__m128 lx, simde__m128 ly, const cell_consts *k) {
+    simde__m128i col = cell_of(lx, k->ox, k->inv, k->lastx);
+    simde__m128i row = cell_of(ly, k->oy, k->inv, k->lasty);
+    return simde_mm_add_epi32(simde_mm_mullo_epi32(row, k->nx), col);
+}
+#else
+/* Two lanes' doubles in one register (SSE2), row * nx + col in double. */
+typedef struct cell_consts {
+    simde__m128d ox, oy, inv, lastx, lasty, nx;
+} cell_consts;
+
+static inline cell_consts cell_consts_of(const bp_geometry *g) {
+    cell_consts k = {simde_mm_set1_pd(g->ox),    simde_mm_set1_pd(g->oy),
+                     simde_mm_set1_pd(g->inv),   simde_mm_set1_pd(g->lastx),
+                     simde_mm_set1_pd(g->lasty), simde_mm_set1_pd((double)g->nx)};
+    return k;
+}
+
 /* floor(q) clamped to 0 .. last, as a double holding an integer: sepax_clamp_cell's
  * comparisons and selects, so NaN gives 0 here too (max_pd and min_pd would pass a NaN on
  * where SIMDe maps them to NEON's max and min) */
@@ -127,12 +175,26 @@ static inline simde__m128d cell_of(simde__m128d x, simde__m128d o, simde__m128d 
     return simde_mm_cvtepi32_pd(simde_mm_cvttpd_epi32(q));
 }
 
+/* The cells of four lower corners: row * nx + col, exact in double (the grid has fewer than
+ * 2^31 cells). */
+static inline simde__m128i cells_of(simde__m128 lx, simde__m128 ly, const cell_consts *k) {
+    simde__m128d col01 = cell_of(simde_mm_cvtps_pd(lx), k->ox, k->inv, k->lastx);
+    simde__m128d col23 =
+        cell_of(simde_mm_cvtps_pd(simde_mm_movehl_ps(lx, lx)), k->ox, k->inv, k->lastx);
+    simde__m128d row01 = cell_of(simde_mm_cvtps_pd(ly), k->oy, k->inv, k->lasty);
+    simde__m128d row23 =
+        cell_of(simde_mm_cvtps_pd(simde_mm_movehl_ps(ly, ly)), k->oy, k->inv, k->lasty);
+    simde__m128i k01 = simde_mm_cvttpd_epi32(simde_mm_add_pd(simde_mm_mul_pd(row01, k->nx), col01));
+    simde__m128i k23 = simde_mm_cvttpd_epi32(simde_mm_add_pd(simde_mm_mul_pd(row23, k->nx), col23));
+    return simde_mm_unpacklo_epi64(k01, k23);
+}
+#endif
+
 void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
                                          const bp_geometry *g, uint32_t *key) {
-    const simde__m128d ox = simde_mm_set1_pd(g->ox), oy = simde_mm_set1_pd(g->oy);
-    const simde__m128d inv = simde_mm_set1_pd(g->inv), nx = simde_mm_set1_pd((double)g->nx);
-    const simde__m128d lastx = simde_mm_set1_pd(g->lastx), lasty = simde_mm_set1_pd(g->lasty);
+    const cell_consts k = cell_consts_of(g);
     const simde__m128i large = simde_mm_set1_epi32(-1);
+    const simde__m128i large_key = simde_mm_set1_epi32((int32_t)g->large);
     uint32_t i = i0;
     for (; i1 - i >= 4; i += 4) {
         /* the lower corners of four entries: (lx, ly) pairs, then lx and ly lanes */
@@ -141,27 +203,16 @@ void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32
         simde__m128 c2 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)&ubox[i + 2]));
         simde__m128 c3 = simde_mm_castsi128_ps(simde_mm_loadl_epi64((const void *)&ubox[i + 3]));
         simde__m128 c01 = simde_mm_unpacklo_ps(c0, c1), c23 = simde_mm_unpacklo_ps(c2, c3);
-        simde__m128 lx = simde_mm_movelh_ps(c01, c23), ly = simde_mm_movehl_ps(c23, c01);
-        simde__m128d col01 = cell_of(simde_mm_cvtps_pd(lx), ox, inv, lastx);
-        simde__m128d col23 = cell_of(simde_mm_cvtps_pd(simde_mm_movehl_ps(lx, lx)), ox, inv, lastx);
-        simde__m128d row01 = cell_of(simde_mm_cvtps_pd(ly), oy, inv, lasty);
-        simde__m128d row23 = cell_of(simde_mm_cvtps_pd(simde_mm_movehl_ps(ly, ly)), oy, inv, lasty);
-        /* row * nx + col: exact in double (the grid has fewer than 2^31 cells) */
-        simde__m128i k01 =
-            simde_mm_cvttpd_epi32(simde_mm_add_pd(simde_mm_mul_pd(row01, nx), col01));
-        simde__m128i k23 =
-            simde_mm_cvttpd_epi32(simde_mm_add_pd(simde_mm_mul_pd(row23, nx), col23));
-        simde__m128i cells = simde_mm_unpacklo_epi64(k01, k23);
-        simde__m128i old = simde_mm_loadu_si128((const void *)(key + i));
-        simde__m128i keep = simde_mm_cmpeq_epi32(old, large);
-        simde_mm_storeu_si128(
-            (void *)(key + i),
-            simde_mm_or_si128(simde_mm_and_si128(keep, old), simde_mm_andnot_si128(keep, cells)));
+        simde__m128i cells =
+            cells_of(simde_mm_movelh_ps(c01, c23), simde_mm_movehl_ps(c23, c01), &k);
+        simde__m128i is_large =
+            simde_mm_cmpeq_epi32(simde_mm_loadu_si128((const void *)(key + i)), large);
+        simde_mm_storeu_si128((void *)(key + i),
+                              simde_mm_or_si128(simde_mm_and_si128(is_large, large_key),
+                                                simde_mm_andnot_si128(is_large, cells)));
     }
-    for (; i < i1; i++) {
-        if (key[i] == UINT32_MAX) continue;
-        key[i] = sepax_grid_cell(ubox[i].lx, ubox[i].ly, g);
-    }
+    for (; i < i1; i++)
+        key[i] = key[i] == UINT32_MAX ? g->large : sepax_grid_cell(ubox[i].lx, ubox[i].ly, g);
 }
 
 void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,

@@ -43,7 +43,8 @@ typedef struct bp_tally {
 /* The grid's cells: cell of x floor((x - ox) * inv) clamped to 0 .. last, in double. */
 typedef struct bp_geometry {
     double ox, oy, inv, lastx, lasty;
-    uint32_t nx, pad_;
+    uint32_t nx;
+    uint32_t large; /* the key of a large shape: the one after every cell of every group */
 } bp_geometry;
 
 /* The grid's columns in sorted order, as grid_columns writes them. */
@@ -102,8 +103,8 @@ typedef struct sepax_kernel {
     void (*grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                        uint32_t first_block, uint32_t blocks, float grow, float limit,
                        const float below[2], bp_box *ubox, uint32_t *key, bp_tally *tally);
-    /* for i = i0 .. i1 - 1 whose key is not UINT32_MAX: key[i] = the cell of ubox[i]'s lower
-     * corner, row * nx + col (grid_build_kernel.c) */
+    /* for i = i0 .. i1 - 1: key[i] = the cell of ubox[i]'s lower corner, row * nx + col, or
+     * g->large where key[i] is UINT32_MAX (grid_build_kernel.c) */
     void (*grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1, const bp_geometry *g,
                        uint32_t *key);
     /* the grid's columns at sorted positions p0 .. p1 - 1 from the entries of their shapes,
