@@ -4,8 +4,8 @@
  * shuffles. The cells' doubles alone take 256-bit registers where there are some (AVX2,
  * AVX-512): 2 doubles to a register doubled their instructions. Each lane runs the scalar
  * build's operations in its order (grid.c's grown_box and classify_one, broadphase.h's
- * sepax_clamp_cell and sepax_grid_cell), so every backend, and grid.c's scalar tail, key the
- * same shapes the same way. */
+ * sepax_clamp_cell and sepax_grid_cell), so every backend, and the scalar tails (here and in
+ * grid.c's boxes pass), key the same shapes the same way. */
 #include "broadphase.h"
 
 #if defined(SEPAX_ISA_AVX2) || defined(SEPAX_ISA_AVX512)
