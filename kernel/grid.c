@@ -482,19 +482,20 @@ static int sort_keys(sepax_broadphase *bp, const sepax_shapes *s, uint32_t nkeys
             start[k] = at[k] = run;
             run += n;
         }
-    }
-    for (uint32_t k = 0; ranges > 1 && k <= nkeys; k++) { /* the large shapes (k == nkeys) last */
-        bp->start[k] = run;
-        for (uint32_t r = 0; r < ranges; r++) {
-            uint32_t *at = &bp->sort_at[(size_t)r * (nkeys + 1) + k];
-            uint32_t n = *at;
-            if (join) { /* the range's own place */
-                *at = local[r];
-                local[r] += n;
-            } else { /* the shapes' place */
-                *at = run;
+    } else {
+        for (uint32_t k = 0; k <= nkeys; k++) { /* the large shapes (k == nkeys) last */
+            bp->start[k] = run;
+            for (uint32_t r = 0; r < ranges; r++) {
+                uint32_t *at = &bp->sort_at[(size_t)r * (nkeys + 1) + k];
+                uint32_t n = *at;
+                if (join) { /* the range's own place */
+                    *at = local[r];
+                    local[r] += n;
+                } else { /* the shapes' place */
+                    *at = run;
+                }
+                run += n;
             }
-            run += n;
         }
     }
     sepax_bp_for_shapes(bp, s->count, scatter_task, ranges, &c);

@@ -27,26 +27,26 @@ void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32
 void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
                                            uint32_t p1, const bp_columns *out);
 
+/* The tally from the running lanes a width of grid_boxes kept, `w` each (run + q * w) of the
+ * largest extent, the least lower corner's x and y, the greatest's x and y (q = 0 .. 4), each
+ * reduced in lane order with the scalar comparisons (x > m ? x : m), and its counts. */
+static void tally_of(const float *run, int w, uint32_t nsmall, uint32_t nbelow0, uint32_t nbelow1,
+                     bp_tally *t) {
+    float r[5];
+    for (int q = 0; q < 5; q++) {
+        r[q] = run[q * w];
+        for (int k = 1; k < w; k++) {
+            float f = run[q * w + k];
+            r[q] = (q == 1 || q == 2) ? (f < r[q] ? f : r[q]) : (f > r[q] ? f : r[q]);
+        }
+    }
+    *t = (bp_tally){r[0], r[1], r[2], r[3], r[4], nsmall, {nbelow0, nbelow1}};
+}
+
 #if defined(SEPAX_ISA_AVX2) || defined(SEPAX_ISA_AVX512)
 /* a where m is set, else b */
 static inline simde__m256 sel(simde__m256 m, simde__m256 a, simde__m256 b) {
     return simde_mm256_or_ps(simde_mm256_and_ps(m, a), simde_mm256_andnot_ps(m, b));
-}
-
-/* The eight lanes' value of a running minimum (maximum), reduced in lane order. */
-static inline float lanes_min(simde__m256 v) {
-    float f[8];
-    simde_mm256_storeu_ps(f, v);
-    float m = f[0];
-    for (int k = 1; k < 8; k++) m = f[k] < m ? f[k] : m;
-    return m;
-}
-static inline float lanes_max(simde__m256 v) {
-    float f[8];
-    simde_mm256_storeu_ps(f, v);
-    float m = f[0];
-    for (int k = 1; k < 8; k++) m = f[k] > m ? f[k] : m;
-    return m;
 }
 
 static inline uint32_t count_lanes(simde__m256 m) {
@@ -119,14 +119,13 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
             simde_mm256_storeu_ps(out + 8 * (k + 4), simde_mm256_permute2f128_ps(c[k], x[k], 0x31));
         }
     }
-    tally->cell = lanes_max(cell);
-    tally->minx = lanes_min(minx);
-    tally->miny = lanes_min(miny);
-    tally->maxx = lanes_max(maxx);
-    tally->maxy = lanes_max(maxy);
-    tally->nsmall = nsmall;
-    tally->below[0] = nbelow0;
-    tally->below[1] = nbelow1;
+    float run[5 * 8];
+    simde_mm256_storeu_ps(run, cell);
+    simde_mm256_storeu_ps(run + 8, minx);
+    simde_mm256_storeu_ps(run + 16, miny);
+    simde_mm256_storeu_ps(run + 24, maxx);
+    simde_mm256_storeu_ps(run + 32, maxy);
+    tally_of(run, 8, nsmall, nbelow0, nbelow1, tally);
 }
 #else
 /* Half a block at a time: SIMDe's 256-bit values split in two cost more here (SSE2, a
@@ -134,22 +133,6 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
 /* a where m is set, else b */
 static inline simde__m128 sel(simde__m128 m, simde__m128 a, simde__m128 b) {
     return simde_mm_or_ps(simde_mm_and_ps(m, a), simde_mm_andnot_ps(m, b));
-}
-
-/* The four lanes' value of a running minimum (maximum), reduced in lane order. */
-static inline float lanes_min(simde__m128 v) {
-    float f[4];
-    simde_mm_storeu_ps(f, v);
-    float m = f[0];
-    for (int k = 1; k < 4; k++) m = f[k] < m ? f[k] : m;
-    return m;
-}
-static inline float lanes_max(simde__m128 v) {
-    float f[4];
-    simde_mm_storeu_ps(f, v);
-    float m = f[0];
-    for (int k = 1; k < 4; k++) m = f[k] > m ? f[k] : m;
-    return m;
 }
 
 void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
@@ -216,14 +199,13 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
                                simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)));
         }
     }
-    tally->cell = lanes_max(cell);
-    tally->minx = lanes_min(minx);
-    tally->miny = lanes_min(miny);
-    tally->maxx = lanes_max(maxx);
-    tally->maxy = lanes_max(maxy);
-    tally->nsmall = nsmall;
-    tally->below[0] = nbelow0;
-    tally->below[1] = nbelow1;
+    float run[5 * 4];
+    simde_mm_storeu_ps(run, cell);
+    simde_mm_storeu_ps(run + 4, minx);
+    simde_mm_storeu_ps(run + 8, miny);
+    simde_mm_storeu_ps(run + 12, maxx);
+    simde_mm_storeu_ps(run + 16, maxy);
+    tally_of(run, 4, nsmall, nbelow0, nbelow1, tally);
 }
 #endif
 
