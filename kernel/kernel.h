@@ -135,6 +135,8 @@ extern const sepax_kernel sepax_kernel_sse2;
 extern const sepax_kernel sepax_kernel_sse41;
 extern const sepax_kernel sepax_kernel_avx2;
 extern const sepax_kernel sepax_kernel_avx512;
+/* most of the AVX-512 copy's pair queries at 256 bits, the rest from sepax_kernel_avx512 */
+extern const sepax_kernel sepax_kernel_avx512_256;
 extern const sepax_kernel sepax_kernel_neon;
 
 /* The kernel queries go to, chosen on first use; an error when the

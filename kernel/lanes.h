@@ -35,8 +35,8 @@
 #include "lanes_scalar.h"
 #elif defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41)
 #include "lanes_sse.h"
-#elif defined(SEPAX_ISA_AVX2)
-#include "lanes_avx2.h"
+#elif defined(SEPAX_ISA_AVX2) || (defined(SEPAX_ISA_AVX512) && defined(SEPAX_LANES_256))
+#include "lanes_avx2.h" /* with AVX-512 flags: the same lanes, 32 registers (meson.build) */
 #elif defined(SEPAX_ISA_AVX512)
 #include "lanes_avx512.h"
 #elif defined(SEPAX_ISA_NEON)

@@ -30,6 +30,8 @@
 #define SLOT1(arr) (arr)[1]
 #endif
 #define LANES (8 * SEPAX_P)
+#define CAT2(a, b) a##b
+#define CAT(a, b) CAT2(a, b)
 
 /* The scalar copy keeps its row loops rolled: unrolled, its 8-float lane
  * structs turn into thousands of memory operations per class that gcc
@@ -48,6 +50,27 @@
 #endif
 
 typedef const sepax_poly_rec *rec_ptr;
+
+/* Three queries are named per copy, like its other files' functions: the AVX-512 copy at
+ * 256 bits (SEPAX_KERNEL_WIDE, kernel/meson.build) takes the 512-bit copy's one-against-range
+ * and range raycast, and its sweep for stores with curved shapes, whose lanes are the faster
+ * ones for them on a Zen 4 (README, "AVX-512 at 256 bits"). */
+#define kernel_sweep CAT(SEPAX_KERNEL_NAME, _sweep)
+#define kernel_overlap_one CAT(SEPAX_KERNEL_NAME, _overlap_one)
+#define kernel_raycast_range CAT(SEPAX_KERNEL_NAME, _raycast_range)
+#ifdef SEPAX_KERNEL_WIDE
+#define WIDE_OR_OWN(f) CAT(SEPAX_KERNEL_WIDE, f)
+#else
+#define WIDE_OR_OWN(f) CAT(SEPAX_KERNEL_NAME, f)
+#endif
+void WIDE_OR_OWN(_sweep)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                         const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);
+void WIDE_OR_OWN(_overlap_one)(const sepax_shapes *st, uint32_t probe, uint32_t first, size_t count,
+                               float margin, uint8_t *hit);
+void WIDE_OR_OWN(_raycast_range)(const sepax_shapes *st, const sepax_ray *ray, uint32_t first,
+                                 size_t count, sepax_ray_hit *out);
+void kernel_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t n, const sepax_vec2 *va,
+                  const sepax_vec2 *vb, sepax_sweep_hit *out);
 
 /* aligned: lf_load is an aligned load */
 static _Alignas(64) const float k_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -995,14 +1018,23 @@ static void kernel_collide(const sepax_shapes *st, const sepax_pair *pairs, size
     run_pairs(st, pairs, n, QUERY_COLLIDE, &job);
 }
 
-static void kernel_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
-                         const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out) {
+void kernel_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t n, const sepax_vec2 *va,
+                  const sepax_vec2 *vb, sepax_sweep_hit *out) {
+#ifdef SEPAX_KERNEL_WIDE
+    /* sharp pairs' slot sweeps are the faster at 256 bits, curved pairs' lane sweeps at
+     * 512: a store with any curved shape sweeps in the 512-bit copy */
+    if (st->n_class[SEPAX_CLASS_SHARP] != st->count) {
+        WIDE_OR_OWN(_sweep)(st, pairs, n, va, vb, out);
+        return;
+    }
+#endif
     pair_job job = {0.0f, NULL, NULL, NULL, va, vb, out};
     run_pairs(st, pairs, n, QUERY_SWEEP, &job);
 }
 
 /* ---- one shape against a range: a lane per target ---- */
 
+#ifndef SEPAX_KERNEL_WIDE /* the 256-bit copy takes the 512-bit one's sepax_overlap_one */
 /* Per target lane of blocks b0 (slot 0) and b1 (slot 1), the separation from
  * the probe, radii not yet subtracted. The probe's loops run over its real
  * counts and the targets' over the most any lane of the blocks has: both are
@@ -1079,8 +1111,8 @@ static inline lf block_separation(const sepax_shapes *st, uint32_t probe, uint32
     return lf_max(sv, best);
 }
 
-static void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t first, size_t count,
-                               float margin, uint8_t *hit) {
+void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t first, size_t count,
+                        float margin, uint8_t *hit) {
     size_t end = first + count;
     size_t b = first / SEPAX_BLOCK_LANES, b_end = (end + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
     int mpos = margin > 0.0f;
@@ -1097,6 +1129,7 @@ static void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t 
         for (size_t id = from; id < to; id++) hit[id - first] = (uint8_t)(m[id - lo] <= margin);
     }
 }
+#endif
 
 /* Rays sorted a chunk at a time into classes: rays at sharp polygons (a slot each,
  * run_ray_slots), and the rest by their shape's rows (1, 2, 4 or 8), each of those
@@ -1140,8 +1173,9 @@ static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const 
  * rows straight from the transposed blocks, as many as the blocks' largest
  * shape has (a circle's planes, offsets +Inf, never separate, so blocks
  * with circles among polygons need no special case). */
-static void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, uint32_t first,
-                                 size_t count, sepax_ray_hit *out) {
+#ifndef SEPAX_KERNEL_WIDE /* the 256-bit copy takes the 512-bit one's */
+void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, uint32_t first,
+                          size_t count, sepax_ray_hit *out) {
     size_t end = first + count;
     size_t b = first / SEPAX_BLOCK_LANES, b_end = (end + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
     lf ox = lf_bcast(&ray->origin.x, &ray->origin.x), oy = lf_bcast(&ray->origin.y, &ray->origin.y);
@@ -1173,6 +1207,7 @@ static void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, u
         store_rays(ok, t, nx, ny, ox, oy, dx, dy, pos, (int)(from - lo), (int)(to - lo), out);
     }
 }
+#endif
 
 #ifndef SEPAX_KERNEL_NAME
 #error "the build names each copy with -DSEPAX_KERNEL_NAME=sepax_kernel_<isa>"
@@ -1183,27 +1218,35 @@ static void kernel_raycast_range(const sepax_shapes *st, const sepax_ray *ray, u
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
-#define CAT2(a, b) a##b
-#define CAT(a, b) CAT2(a, b)
-void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
-                                     int rows); /* update_kernel.c */
-size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
-                                        uint32_t nruns, const sepax_box_probe *probe,
-                                        uint32_t *out); /* grid_kernel.c */
-size_t CAT(SEPAX_KERNEL_NAME, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
-                                         const uint32_t runs[4], int filter, uint32_t *out,
-                                         uint32_t *owner_of); /* grid_kernel.c */
-void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
-                                         uint32_t first_block, uint32_t blocks, float grow,
-                                         float limit, const float below[2], bp_box *ubox,
-                                         uint32_t *key, bp_tally *tally); /* grid_build_kernel.c */
-void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
-                                         const bp_geometry *g, uint32_t *key);
-void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
-                                           uint32_t p1, const bp_columns *out);
-int CAT(SEPAX_KERNEL_NAME, _poses_valid)(const sepax_pose *poses, size_t count); /* pose_kernel.c */
-void CAT(SEPAX_KERNEL_NAME, _poses_store)(sepax_pose_block *dst, const sepax_pose *poses,
-                                          size_t blocks); /* pose_kernel.c */
+/* The copy whose other files (update_kernel.c, the grid's and the poses') this kernel
+ * takes: its own, but for the AVX-512 copy at 256 bits, which compiles only this file and
+ * manifold_kernel.c and takes the rest from the 512-bit copy. */
+#ifdef SEPAX_KERNEL_WIDE
+#define SEPAX_KERNEL_FILES SEPAX_KERNEL_WIDE
+#else
+#define SEPAX_KERNEL_FILES SEPAX_KERNEL_NAME
+#endif
+
+void CAT(SEPAX_KERNEL_FILES, _update)(sepax_shapes *st, uint32_t first_block, uint32_t blocks,
+                                      int rows); /* update_kernel.c */
+size_t CAT(SEPAX_KERNEL_FILES, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
+                                         uint32_t nruns, const sepax_box_probe *probe,
+                                         uint32_t *out); /* grid_kernel.c */
+size_t CAT(SEPAX_KERNEL_FILES, _box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
+                                          const uint32_t runs[4], int filter, uint32_t *out,
+                                          uint32_t *owner_of); /* grid_kernel.c */
+void CAT(SEPAX_KERNEL_FILES, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
+                                          uint32_t first_block, uint32_t blocks, float grow,
+                                          float limit, const float below[2], bp_box *ubox,
+                                          uint32_t *key, bp_tally *tally); /* grid_build_kernel.c */
+void CAT(SEPAX_KERNEL_FILES, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
+                                          const bp_geometry *g, uint32_t *key);
+void CAT(SEPAX_KERNEL_FILES, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
+                                            uint32_t p1, const bp_columns *out);
+int CAT(SEPAX_KERNEL_FILES, _poses_valid)(const sepax_pose *poses,
+                                          size_t count); /* pose_kernel.c */
+void CAT(SEPAX_KERNEL_FILES, _poses_store)(sepax_pose_block *dst, const sepax_pose *poses,
+                                           size_t blocks); /* pose_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
                                        sepax_manifold *out); /* manifold_kernel.c */
@@ -1213,17 +1256,17 @@ const sepax_kernel SEPAX_KERNEL_NAME = {
     SEPAX_KERNEL_BACKEND,
     kernel_overlap,
     kernel_collide,
-    kernel_overlap_one,
-    CAT(SEPAX_KERNEL_NAME, _update),
+    WIDE_OR_OWN(_overlap_one),
+    CAT(SEPAX_KERNEL_FILES, _update),
     kernel_sweep,
     kernel_raycast,
-    kernel_raycast_range,
+    WIDE_OR_OWN(_raycast_range),
     CAT(SEPAX_KERNEL_NAME, _contacts),
-    CAT(SEPAX_KERNEL_NAME, _box_run),
-    CAT(SEPAX_KERNEL_NAME, _box_cell),
-    CAT(SEPAX_KERNEL_NAME, _grid_boxes),
-    CAT(SEPAX_KERNEL_NAME, _grid_cells),
-    CAT(SEPAX_KERNEL_NAME, _grid_columns),
-    CAT(SEPAX_KERNEL_NAME, _poses_valid),
-    CAT(SEPAX_KERNEL_NAME, _poses_store),
+    CAT(SEPAX_KERNEL_FILES, _box_run),
+    CAT(SEPAX_KERNEL_FILES, _box_cell),
+    CAT(SEPAX_KERNEL_FILES, _grid_boxes),
+    CAT(SEPAX_KERNEL_FILES, _grid_cells),
+    CAT(SEPAX_KERNEL_FILES, _grid_columns),
+    CAT(SEPAX_KERNEL_FILES, _poses_valid),
+    CAT(SEPAX_KERNEL_FILES, _poses_store),
 };

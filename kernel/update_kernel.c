@@ -11,10 +11,11 @@
  * the inserts and extracts that join and split them: on an Intel Xeon the AVX-512 copy took
  * 21.2 ns a shape against AVX2's 18.0 (sepax-bench --only update, README), and on the AMD
  * Zen 5 of the README's first table it was the slower one too. So that copy runs AVX2's
- * lanes here (-mavx512f implies AVX2: the same VEX instructions as the AVX2 copy), with the
- * same bits, and the same rows, since every backend's update writes them by the two-block
- * rule of store.h. No copy now builds this file with SEPAX_P == 2; its slot code stays
- * general so that a backend whose wider step pays off can take it back. */
+ * lanes here (-mavx512f implies AVX2; with -mavx512vl, kernel/meson.build, in EVEX form
+ * with 32 registers where the compiler likes), with the same bits, and the same rows, since every
+ * backend's update writes them by the two-block rule of store.h. No copy now builds this file with
+ * SEPAX_P == 2; its slot code stays general so that a backend whose wider step pays off can take it
+ * back. */
 #if defined(SEPAX_ISA_AVX512)
 #undef SEPAX_ISA_AVX512
 #define SEPAX_ISA_AVX2

@@ -1,10 +1,12 @@
 /* Every kernel copy the test programs link: the library's own, and on x86
  * the test-only copies built through SIMDe emulation (AVX-512 lanes without
- * -mavx512f, NEON lanes on x86, AVX2 lanes with SIMDE_NO_NATIVE). */
+ * -mavx512f, and its copy at 256 bits; NEON lanes on x86, AVX2 lanes with
+ * SIMDE_NO_NATIVE). */
 #include "check.h"
 
 #ifdef SEPAX_TEST_EMULATED
 extern const sepax_kernel sepax_kernel_avx512_emulated;
+extern const sepax_kernel sepax_kernel_avx512_256_emulated;
 extern const sepax_kernel sepax_kernel_neon_emulated;
 extern const sepax_kernel sepax_kernel_avx2_portable;
 #endif
@@ -23,12 +25,14 @@ static test_kernel list[] = {
 #endif
 #ifdef SEPAX_HAVE_AVX512
     {"avx512", &sepax_kernel_avx512, 0},
+    {"avx512_256", &sepax_kernel_avx512_256, 0},
 #endif
 #ifdef SEPAX_HAVE_NEON
     {"neon", &sepax_kernel_neon, 0},
 #endif
 #ifdef SEPAX_TEST_EMULATED
     {"avx512_emulated", &sepax_kernel_avx512_emulated, -1},
+    {"avx512_256_emulated", &sepax_kernel_avx512_256_emulated, -1},
     {"neon_emulated", &sepax_kernel_neon_emulated, -1},
     {"avx2_portable", &sepax_kernel_avx2_portable, -1},
 #endif

@@ -69,8 +69,10 @@ Test(equivalence, sse2, .timeout = 1200) { full_check("sse2"); }
 Test(equivalence, sse41, .timeout = 1200) { full_check("sse41"); }
 Test(equivalence, avx2, .timeout = 1200) { full_check("avx2"); }
 Test(equivalence, avx512, .timeout = 1200) { full_check("avx512"); }
+Test(equivalence, avx512_256, .timeout = 1200) { full_check("avx512_256"); }
 Test(equivalence, neon, .timeout = 1200) { full_check("neon"); }
 Test(equivalence, avx512_emulated, .timeout = 1200) { full_check("avx512_emulated"); }
+Test(equivalence, avx512_256_emulated, .timeout = 1200) { full_check("avx512_256_emulated"); }
 Test(equivalence, neon_emulated, .timeout = 1200) { full_check("neon_emulated"); }
 Test(equivalence, avx2_portable, .timeout = 1200) { full_check("avx2_portable"); }
 
