@@ -1,5 +1,8 @@
 /* AVX2: a slot is one 8-lane register. */
 #include <simde/x86/avx2.h>
+#if defined(SEPAX_ISA_AVX512)
+#include <simde/x86/avx512.h>
+#endif
 
 #define SEPAX_P 1
 
@@ -37,10 +40,38 @@ LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
 }
 
 static inline lf lf_sqrt(lf a) { return simde_mm256_sqrt_ps(a); }
+#if defined(SEPAX_ISA_AVX512)
+/* the AVX-512 copy at 256 bits: a blend under a mask register runs on any of a Zen 4's four
+ * float pipes, blendv only on the two that multiply */
+static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
+    return simde_mm256_mask_blend_ps(simde_mm256_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ), y, x);
+}
+#else
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
     return simde_mm256_blendv_ps(y, x, simde_mm256_cmp_ps(a, b, SIMDE_CMP_LT_OQ));
 }
+#endif
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
+/* A Zen 4 runs float compares and minimums on its two adders' pipes, integer ones on all four
+ * (README, "Integer lanes for squared distances"). */
+static inline lf lf_min_nn(lf a, lf b) {
+    return simde_mm256_castsi256_ps(
+        simde_mm256_min_epi32(simde_mm256_castps_si256(a), simde_mm256_castps_si256(b)));
+}
+#if defined(SEPAX_ISA_AVX512)
+static inline lf lf_sel_lt_nn(lf a, lf b, lf x, lf y) {
+    /* y where a >= b, else x */
+    return simde_mm256_mask_blend_ps(
+        simde_mm256_cmpge_epi32_mask(simde_mm256_castps_si256(a), simde_mm256_castps_si256(b)), x,
+        y);
+}
+#else
+static inline lf lf_sel_lt_nn(lf a, lf b, lf x, lf y) {
+    simde__m256i lt =
+        simde_mm256_cmpgt_epi32(simde_mm256_castps_si256(b), simde_mm256_castps_si256(a));
+    return simde_mm256_blendv_ps(y, x, simde_mm256_castsi256_ps(lt));
+}
+#endif
 
 static inline lf lf_slot_max(lf a) {
     lf m = simde_mm256_max_ps(a, simde_mm256_permute2f128_ps(a, a, 1));

@@ -45,6 +45,16 @@ static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
     return simde_mm512_mask_blend_ps(simde_mm512_cmp_ps_mask(a, b, SIMDE_CMP_LT_OQ), y, x);
 }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
+/* integer lanes for squared distances, as lanes_avx2.h */
+static inline lf lf_min_nn(lf a, lf b) {
+    return simde_mm512_castsi512_ps(
+        simde_mm512_min_epi32(simde_mm512_castps_si512(a), simde_mm512_castps_si512(b)));
+}
+static inline lf lf_sel_lt_nn(lf a, lf b, lf x, lf y) {
+    return simde_mm512_mask_blend_ps(
+        simde_mm512_cmpgt_epi32_mask(simde_mm512_castps_si512(b), simde_mm512_castps_si512(a)), y,
+        x);
+}
 
 static inline lf lf_slot_max(lf a) {
     /* swap the 128-bit quarters inside each 256-bit slot, then within 128 */

@@ -88,6 +88,9 @@ static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
     return r;
 }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
+/* the float forms: the same bits (lanes.h) */
+static inline lf lf_min_nn(lf a, lf b) { return lf_min(a, b); }
+static inline lf lf_sel_lt_nn(lf a, lf b, lf x, lf y) { return lf_sel_lt(a, b, x, y); }
 
 static inline lf lf_slot_max(lf a) {
     simde_float32x4_t m = max4(a.lo, a.hi);

@@ -34,6 +34,9 @@ LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
 static inline lf lf_sqrt(lf a) { LF_EACH(__builtin_sqrtf(a.v[k])); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] < b.v[k] ? x.v[k] : y.v[k]); }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] > b.v[k] ? x.v[k] : y.v[k]); }
+/* the float forms: the same bits (lanes.h) */
+static inline lf lf_min_nn(lf a, lf b) { return lf_min(a, b); }
+static inline lf lf_sel_lt_nn(lf a, lf b, lf x, lf y) { return lf_sel_lt(a, b, x, y); }
 
 static inline lf lf_slot_max(lf a) {
     float m = a.v[0];

@@ -66,6 +66,27 @@ static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) {
     return r;
 }
 static inline lf lf_sel_gt(lf a, lf b, lf x, lf y) { return lf_sel_lt(b, a, x, y); }
+/* SSE4.1's integer minimum and SSE2's integer compare, as lanes_avx2.h; SSE2 has no
+ * 32-bit integer minimum, and a compare and select would cost more than minps */
+#if defined(SEPAX_ISA_SSE41)
+static inline lf lf_min_nn(lf a, lf b) {
+    lf r = {simde_mm_castsi128_ps(
+                simde_mm_min_epi32(simde_mm_castps_si128(a.lo), simde_mm_castps_si128(b.lo))),
+            simde_mm_castsi128_ps(
+                simde_mm_min_epi32(simde_mm_castps_si128(a.hi), simde_mm_castps_si128(b.hi)))};
+    return r;
+}
+#else
+static inline lf lf_min_nn(lf a, lf b) { return lf_min(a, b); }
+#endif
+static inline simde__m128 lt_nn4(simde__m128 a, simde__m128 b) {
+    return simde_mm_castsi128_ps(
+        simde_mm_cmpgt_epi32(simde_mm_castps_si128(b), simde_mm_castps_si128(a)));
+}
+static inline lf lf_sel_lt_nn(lf a, lf b, lf x, lf y) {
+    lf r = {sel4(lt_nn4(a.lo, b.lo), x.lo, y.lo), sel4(lt_nn4(a.hi, b.hi), x.hi, y.hi)};
+    return r;
+}
 
 static inline lf lf_slot_max(lf a) {
     simde__m128 m = simde_mm_max_ps(a.lo, a.hi);

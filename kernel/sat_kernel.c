@@ -243,6 +243,23 @@ static ALWAYS_INLINE void take(lf s, lf nx, lf ny, int code, int first, int coll
     *best = lf_max(s, *best);
 }
 
+/* One candidate of the closest-vertices axis: (dx, dy) replaces the best so far where its
+ * squared length is strictly less, so the first closest pair wins, as in the reference. Both
+ * squared lengths are sums of squares of finite floats (coordinates are at most
+ * SEPAX_COORD_LIMIT), never negative or NaN: the _nn lanes apply. */
+static ALWAYS_INLINE void closer(lf dx, lf dy, int first, lf *bdx, lf *bdy, lf *bd2) {
+    lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
+    if (first) {
+        *bdx = dx;
+        *bdy = dy;
+        *bd2 = d2;
+        return;
+    }
+    *bdx = lf_sel_lt_nn(d2, *bd2, dx, *bdx);
+    *bdy = lf_sel_lt_nn(d2, *bd2, dy, *bdy);
+    *bd2 = lf_min_nn(d2, *bd2);
+}
+
 /* The unit axis along each lane's (dx, dy) with d2 = dx^2 + dy^2, or (1, 0)
  * where d2 is 0. */
 static ALWAYS_INLINE void unit_lanes(lf dx, lf dy, lf d2, lf *ux, lf *uy) {
@@ -304,6 +321,7 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
                                    int collide, lf *nx, lf *ny, lf *axis) {
     lf zero = lf_load(k_zero, k_zero), best = zero, bnx = zero, bny = zero, bax = zero;
     int taken = 0; /* axes so far: the first one sets the maximum */
+    UNROLL8
     for (int side = 0; side < 2; side++) {
         const lane_rows *p = side ? b : a, *v = side ? a : b; /* planes of p, vertices of v */
         int np = (side ? nb : na) == 1 ? 0 : side ? nb : na, nv = side ? na : nb;
@@ -324,16 +342,7 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
         UNROLL8
         for (int j = 0; j < nb; j++) {
             lf dx = lf_sub(b->x[j], a->x[i]), dy = lf_sub(b->y[j], a->y[i]);
-            lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
-            if (i == 0 && j == 0) {
-                bdx = dx;
-                bdy = dy;
-                bd2 = d2;
-            } else {
-                bdx = lf_sel_lt(d2, bd2, dx, bdx);
-                bdy = lf_sel_lt(d2, bd2, dy, bdy);
-                bd2 = lf_min(d2, bd2);
-            }
+            closer(dx, dy, i == 0 && j == 0, &bdx, &bdy, &bd2);
         }
     }
     lf ux, uy;
@@ -1079,16 +1088,7 @@ static inline lf block_separation(const sepax_shapes *st, uint32_t probe, uint32
         for (int k = 0; k < tv; k++) {
             lf dx = lf_sub(lf_load(b0->x[k], b1->x[k]), px);
             lf dy = lf_sub(lf_load(b0->y[k], b1->y[k]), py);
-            lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
-            if (i == 0 && k == 0) {
-                bdx = dx;
-                bdy = dy;
-                bd2 = d2;
-            } else {
-                bdx = lf_sel_lt(d2, bd2, dx, bdx);
-                bdy = lf_sel_lt(d2, bd2, dy, bdy);
-                bd2 = lf_min(d2, bd2);
-            }
+            closer(dx, dy, i == 0 && k == 0, &bdx, &bdy, &bd2);
         }
     }
     lf d = lf_sqrt(bd2), zero = lf_load(k_zero, k_zero);
