@@ -11,9 +11,10 @@
  *   lf_sel_lt(a,b,x,y)   a < b ? x : y, lane-wise
  *   lf_sel_gt(a,b,x,y)   a > b ? x : y, lane-wise
  *   lf_min_nn(a, b), lf_sel_lt_nn(a, b, x, y)
- *                        lf_min and lf_sel_lt for lanes of a and b with the sign bit clear and
- *                        no NaN (squared distances), where the bits order as the values do: the
- *                        same results, through integer lanes where that spares the float pipes
+ *                        lf_min and lf_sel_lt for lanes of a and b with the sign bit clear, no
+ *                        NaN, and no denormal under DAZ (squared distances), where the bits order
+ *                        as the values do: the same results, through integer lanes where that
+ *                        spares the float pipes
  *   lf_slot_max(a)       every lane = the maximum of its slot
  *   lf_rows4(p, out)     lane k (of 8 * SEPAX_P) of out[c] = p[k][c], c < 4: the first
  *                        four floats of 8 * SEPAX_P rows (each 16-byte aligned), transposed

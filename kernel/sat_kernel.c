@@ -245,8 +245,9 @@ static ALWAYS_INLINE void take(lf s, lf nx, lf ny, int code, int first, int coll
 
 /* One candidate of the closest-vertices axis: (dx, dy) replaces the best so far where its
  * squared length is strictly less, so the first closest pair wins, as in the reference. Both
- * squared lengths are sums of squares of finite floats (coordinates are at most
- * SEPAX_COORD_LIMIT), never negative or NaN: the _nn lanes apply. */
+ * squared lengths are sums of squares of finite floats (world coordinates stay within about
+ * 2.5 * SEPAX_COORD_LIMIT, so they stay below 5e37), never negative, NaN, or a denormal under
+ * DAZ: the _nn lanes apply (lanes.h). */
 static ALWAYS_INLINE void closer(lf dx, lf dy, int first, lf *bdx, lf *bdy, lf *bd2) {
     lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
     if (first) {
