@@ -14,7 +14,7 @@
 /* An AMD CPU of family 19h: with AVX-512 (which the caller checks), a Zen 4, which runs
  * each 512-bit operation as two 256-bit halves; the family's others (Zen 3, 3+) have no
  * AVX-512. */
-static int zen4(void) {
+static int zen4_cpuid(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
     /* "AuthenticAMD" in ebx, edx, ecx */
@@ -22,6 +22,18 @@ static int zen4(void) {
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
     unsigned family = ((a >> 8) & 0xfu) + ((a >> 20) & 0xffu);
     return family == 0x19u;
+}
+
+/* Asked once: each sepax_backend_available() call asks, and in a virtual machine cpuid
+ * traps to the hypervisor. Racing first calls compute the same answer. */
+static int zen4(void) {
+    static _Atomic int known = -1;
+    int z = atomic_load_explicit(&known, memory_order_relaxed);
+    if (z < 0) {
+        z = zen4_cpuid();
+        atomic_store_explicit(&known, z, memory_order_relaxed);
+    }
+    return z;
 }
 #endif
 

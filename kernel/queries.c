@@ -8,13 +8,16 @@
  * stays cheap next to the queries it guards. */
 static int all_live(const sepax_shapes *s, const sepax_pair *pairs, size_t n) {
     uint32_t bad = 0, count = s->count;
-    if (s->removals == 0) { /* every generation is 0: a live id is an index below count */
-        uint32_t m = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t ab = pairs[i].a > pairs[i].b ? pairs[i].a : pairs[i].b;
-            m = ab > m ? ab : m;
-        }
-        return m < count;
+    if (s->removals == 0) {
+        /* Every generation is 0: a live id is an index below count. An id at or above
+         * count sets the top bit of count - 1 - id (up to 2^31 above it) or of the id
+         * itself: ORs, with no unsigned compare (SSE2 has none) and no chain longer than
+         * one instruction a vector, where a running maximum took four. */
+        _Static_assert(SEPAX_MAX_SHAPES < 0x80000000u, "count - 1 - id stays below 2^31");
+        uint32_t bits = 0, last = count - 1u; /* count 0: last is 2^32 - 1 and no id passes */
+        for (size_t i = 0; i < n; i++)
+            bits |= pairs[i].a | (last - pairs[i].a) | pairs[i].b | (last - pairs[i].b);
+        return (bits >> 31) == 0;
     }
     for (size_t i = 0; i < n; i++) {
         uint32_t ia = pairs[i].a & SEPAX_ID_INDEX_MASK, ib = pairs[i].b & SEPAX_ID_INDEX_MASK;

@@ -244,11 +244,13 @@ static ALWAYS_INLINE void take(lf s, lf nx, lf ny, int code, int first, int coll
 }
 
 /* One candidate of the closest-vertices axis: (dx, dy) replaces the best so far where its
- * squared length is strictly less, so the first closest pair wins, as in the reference. Both
- * squared lengths are sums of squares of finite floats (world coordinates stay within about
- * 2.5 * SEPAX_COORD_LIMIT, so they stay below 5e37), never negative, NaN, or a denormal under
- * DAZ: the _nn lanes apply (lanes.h). */
-static ALWAYS_INLINE void closer(lf dx, lf dy, int first, lf *bdx, lf *bdy, lf *bd2) {
+ * squared length is strictly less, so the first closest pair wins, as in the reference.
+ * With `nn`, both squared lengths are sums of squares of finite floats (world coordinates
+ * stay within about 2.5 * SEPAX_COORD_LIMIT, so they stay below 5e37), never negative, NaN,
+ * or a denormal under DAZ: the _nn lanes apply (lanes.h). The sweeps pass 0: their vertices
+ * are moved to a contact time that can be NaN, and the float forms keep such a lane's best
+ * (a compare with NaN is false; lf_min returns its second operand). */
+static ALWAYS_INLINE void closer(lf dx, lf dy, int first, int nn, lf *bdx, lf *bdy, lf *bd2) {
     lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
     if (first) {
         *bdx = dx;
@@ -256,9 +258,9 @@ static ALWAYS_INLINE void closer(lf dx, lf dy, int first, lf *bdx, lf *bdy, lf *
         *bd2 = d2;
         return;
     }
-    *bdx = lf_sel_lt_nn(d2, *bd2, dx, *bdx);
-    *bdy = lf_sel_lt_nn(d2, *bd2, dy, *bdy);
-    *bd2 = lf_min_nn(d2, *bd2);
+    *bdx = nn ? lf_sel_lt_nn(d2, *bd2, dx, *bdx) : lf_sel_lt(d2, *bd2, dx, *bdx);
+    *bdy = nn ? lf_sel_lt_nn(d2, *bd2, dy, *bdy) : lf_sel_lt(d2, *bd2, dy, *bdy);
+    *bd2 = nn ? lf_min_nn(d2, *bd2) : lf_min(d2, *bd2);
 }
 
 /* The unit axis along each lane's (dx, dy) with d2 = dx^2 + dy^2, or (1, 0)
@@ -343,7 +345,7 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
         UNROLL8
         for (int j = 0; j < nb; j++) {
             lf dx = lf_sub(b->x[j], a->x[i]), dy = lf_sub(b->y[j], a->y[i]);
-            closer(dx, dy, i == 0 && j == 0, &bdx, &bdy, &bd2);
+            closer(dx, dy, i == 0 && j == 0, 1, &bdx, &bdy, &bd2);
         }
     }
     lf ux, uy;
@@ -558,16 +560,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     for (int i = 0; i < na; i++) {
         for (int j = 0; j < nb; j++) {
             lf dx = lf_sub(bx[j], a->x[i]), dy = lf_sub(by[j], a->y[i]);
-            lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
-            if (i == 0 && j == 0) {
-                bdx = dx;
-                bdy = dy;
-                bd2 = d2;
-            } else {
-                bdx = lf_sel_lt(d2, bd2, dx, bdx);
-                bdy = lf_sel_lt(d2, bd2, dy, bdy);
-                bd2 = lf_min(d2, bd2);
-            }
+            closer(dx, dy, i == 0 && j == 0, 0, &bdx, &bdy, &bd2);
         }
     }
     lf ux, uy;
@@ -921,10 +914,15 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
 /* ---- walking a pair list ---- */
 
 /* Pairs sorted at a time: each class pads its last step with repeats, on
- * average half a step of spare lanes for each of 20 classes, so a long
- * chunk wastes few lanes (10 steps in 256: 4%). Its buffers take 3 bytes
- * a pair of stack (6.5 KiB with 8 lanes, 13 KiB with 16) and stay in L1. */
-#define CHUNK (256 * LANES)
+ * average half a step of spare lanes for each of 20 classes, and each class
+ * runs once a chunk, so a long chunk wastes few lanes and calls (with 8
+ * lanes, 10 steps in 512: 2%). 4096 pairs, not a number of steps: 256 steps
+ * of 8 lanes took 0.5 ns a pair more on a mixed list (README, "Longer
+ * chunks"), and 16 lanes keep the 256 steps they had. Its buffers take 3
+ * bytes a pair of stack (12.5 KiB) and stay in L1; uint16_t indices. */
+#define CHUNK 4096
+_Static_assert(CHUNK % LANES == 0 && CHUNK + SEPAX_PAIR_CLASSES * LANES <= 65536,
+               "whole steps, and a chunk's positions fit its uint16_t indices");
 /* a row of run_pairs' class tables: a power of two, at least SEPAX_CODES */
 #define CODE_STRIDE 8u
 _Static_assert((unsigned)SEPAX_CODES <= CODE_STRIDE, "a shape code fits a table row");
@@ -1089,7 +1087,7 @@ static inline lf block_separation(const sepax_shapes *st, uint32_t probe, uint32
         for (int k = 0; k < tv; k++) {
             lf dx = lf_sub(lf_load(b0->x[k], b1->x[k]), px);
             lf dy = lf_sub(lf_load(b0->y[k], b1->y[k]), py);
-            closer(dx, dy, i == 0 && k == 0, &bdx, &bdy, &bd2);
+            closer(dx, dy, i == 0 && k == 0, 1, &bdx, &bdy, &bd2);
         }
     }
     lf d = lf_sqrt(bd2), zero = lf_load(k_zero, k_zero);
