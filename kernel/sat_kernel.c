@@ -913,13 +913,14 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
 
 /* ---- walking a pair list ---- */
 
-/* Pairs sorted at a time: each class pads its last step with repeats, on
- * average half a step of spare lanes for each of 20 classes, and each class
- * runs once a chunk, so a long chunk wastes few lanes and calls (with 8
- * lanes, 10 steps in 512: 2%). 4096 pairs, not a number of steps: 256 steps
- * of 8 lanes took 0.5 ns a pair more on a mixed list (README, "Longer
- * chunks"), and 16 lanes keep the 256 steps they had. Its buffers take 3
- * bytes a pair of stack (12.5 KiB) and stay in L1; uint16_t indices. */
+/* Pairs (and kernel_raycast's rays) sorted at a time: each lane class pads
+ * its last step with repeats, on average half a step of spare lanes for each
+ * of 16 (the slot classes run their tails themselves), and each class runs
+ * once a chunk, so a long chunk wastes few lanes and calls (with 8 lanes, 8
+ * steps in 512: 1.6%). 4096 pairs, not a number of steps: 256 steps of 8
+ * lanes took 0.5 ns a pair more on a mixed list (README, "Longer chunks"),
+ * and 16 lanes keep the 256 steps they had. Its buffers take 3 bytes a pair
+ * of stack (12.5 KiB) and stay in L1; uint16_t indices. */
 #define CHUNK 4096
 _Static_assert(CHUNK % LANES == 0 && CHUNK + SEPAX_PAIR_CLASSES * LANES <= 65536,
                "whole steps, and a chunk's positions fit its uint16_t indices");
