@@ -364,17 +364,17 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
     return lf_sub(best, lf_add(a->r, b->r));
 }
 
-/* LANES pairs of one lane class, pairs[base + idx[t]] (idx NULL: pairs[base
- * + t]), results to the same positions. */
-static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
-                                     int listed, const uint16_t *idx, unsigned cls, int collide,
-                                     lf margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
+/* LANES pairs of one lane class, list[t], results to positions base + idx[t]
+ * (idx NULL: base + t). */
+static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *list, size_t base,
+                                     const uint16_t *idx, unsigned cls, int collide, lf margin,
+                                     uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
     size_t pos[LANES];
     uint32_t ia[LANES], ib[LANES];
     for (int t = 0; t < LANES; t++) {
-        pos[t] = base + (listed ? idx[t] : (size_t)t);
-        ia[t] = pairs[pos[t]].a & SEPAX_ID_INDEX_MASK;
-        ib[t] = pairs[pos[t]].b & SEPAX_ID_INDEX_MASK;
+        pos[t] = base + (idx ? idx[t] : (size_t)t);
+        ia[t] = list[t].a & SEPAX_ID_INDEX_MASK;
+        ib[t] = list[t].b & SEPAX_ID_INDEX_MASK;
     }
     unsigned lc = cls - SEPAX_PAIR_LANES; /* sepax_lane_class */
     int na = 1 << (lc / 4u), nb = 1 << (lc % 4u);
@@ -387,7 +387,7 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
     lf nx, ny, ax, sep = pair_lanes(&a, na, &b, nb, collide, &nx, &ny, &ax);
     if (!collide) {
         unsigned bits = lf_le_bits(sep, margin);
-        if (!listed) { /* consecutive: the flags of 8 lanes in one store */
+        if (!idx) { /* consecutive: the flags of 8 lanes in one store */
             for (int p = 0; p < SEPAX_P; p++) {
                 uint64_t f = byte_flags[(bits >> (8 * p)) & 0xffu];
                 memcpy(hit + base + 8 * (size_t)p, &f, 8);
@@ -409,21 +409,21 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *p
     }
 }
 
-/* Pairs pairs[base + idx[t]] for t < n, one lane class, a pair per lane. The
- * index list is padded to a whole number of steps by repeating its last
- * entry (run_pairs does that): the spare lanes then write the last pair's
- * result again. */
-static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+/* The sorted pairs list[t] for t < n (positions base + idx[t]), one lane
+ * class, a pair per lane. Both lists are padded to a whole number of steps
+ * by repeating their last entry (run_pairs does that): the spare lanes then
+ * write the last pair's result again. */
+static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *list, size_t base,
                                     const uint16_t *idx, size_t n, unsigned cls, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     float mg = margin;
     lf vm = lf_bcast(&mg, &mg);
     for (size_t i = 0; i < n; i += LANES)
-        lanes_step(st, pairs, base, 1, idx + i, cls, collide, vm, hit, out, axis);
+        lanes_step(st, list + i, base, idx + i, cls, collide, vm, hit, out, axis);
 }
 
 /* Pairs pairs[t] for t < n, a store of circles only: consecutive steps, the
- * short tail through a padded index list. */
+ * short tail as a list padded with its last pair. */
 static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                       int collide, float margin, uint8_t *hit, sepax_hit *out,
                                       uint8_t *axis) {
@@ -432,42 +432,45 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
     lf vm = lf_bcast(&mg, &mg);
     size_t i = 0;
     for (; n - i >= LANES; i += LANES)
-        lanes_step(st, pairs, i, 0, NULL, cls, collide, vm, hit, out, axis);
+        lanes_step(st, pairs + i, i, NULL, cls, collide, vm, hit, out, axis);
     if (i < n) {
-        uint16_t tail[LANES];
-        for (int t = 0; t < LANES; t++)
-            tail[t] = (uint16_t)(i + (size_t)t < n ? (size_t)t : n - 1 - i);
-        lanes_step(st, pairs, i, 1, tail, cls, collide, vm, hit, out, axis);
+        sepax_pair tail[LANES];
+        uint16_t at[LANES];
+        for (size_t t = 0; t < LANES; t++) {
+            at[t] = (uint16_t)(i + t < n ? t : n - 1 - i);
+            tail[t] = pairs[i + at[t]];
+        }
+        lanes_step(st, tail, i, at, cls, collide, vm, hit, out, axis);
     }
 }
 
-/* The pairs of the slot step at k = i (pairs[base + idx[k]], idx NULL: pairs[base + k]):
+/* The pairs of the slot step at k = i (list[k], at base + idx[k], idx NULL: base + k):
  * their positions and records, a short tail repeating its last pair in the spare slots.
  * Returns the live slots. */
-static ALWAYS_INLINE int slot_pairs(const sepax_poly_rec *rec, const sepax_pair *pairs, size_t base,
+static ALWAYS_INLINE int slot_pairs(const sepax_poly_rec *rec, const sepax_pair *list, size_t base,
                                     const uint16_t *idx, size_t i, size_t n, size_t *pos,
                                     rec_ptr *a, rec_ptr *b) {
     int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
     for (int p = 0; p < SEPAX_P; p++) {
         size_t k = i + (size_t)(p < live ? p : live - 1);
         pos[p] = base + (idx ? idx[k] : k);
-        a[p] = rec + (pairs[pos[p]].a & SEPAX_ID_INDEX_MASK);
-        b[p] = rec + (pairs[pos[p]].b & SEPAX_ID_INDEX_MASK);
+        a[p] = rec + (list[k].a & SEPAX_ID_INDEX_MASK);
+        b[p] = rec + (list[k].b & SEPAX_ID_INDEX_MASK);
     }
     return live;
 }
 
-/* Sharp pairs pairs[base + idx[k]] (idx NULL: pairs[base + k]) for k < n, a
+/* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, a
  * slot each, A's shapes held by na rows and B's by nb (4 or 8). A short tail
  * repeats its last pair in the spare slots and keeps only the live results. */
-static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *list, size_t base,
                                     const uint16_t *idx, size_t n, int na, int nb, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
     for (size_t i = 0; i < n; i += SEPAX_P) {
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P], b[SEPAX_P];
-        int live = slot_pairs(rec, pairs, base, idx, i, n, pos, a, b);
+        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
         slot_step(a, b, na, nb, collide, margin, pos, live, hit, out, axis);
     }
 }
@@ -612,12 +615,12 @@ static ALWAYS_INLINE void store_lane_records(lf ok, const lf *col, int fields, c
     }
 }
 
-/* Pairs pairs[base + idx[k]] for k < n (padded to whole steps), one lane
- * class (na, nb rows), swept. One function for every class, its loops rolled
+/* The sorted pairs list[k] at base + idx[k] for k < n (padded to whole
+ * steps), one lane class (na, nb rows), swept. One function for every class, its loops rolled
  * and sized at run time (the same for a whole class, so well predicted):
  * unrolled per class like the overlap kernels, sweeps would triple the
  * kernel's build time, worst under the sanitizers. */
-static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *list, size_t base,
                                const uint16_t *idx, size_t n, int na, int nb, const pair_job *job) {
     for (size_t i = 0; i < n; i += LANES) {
         size_t pos[LANES];
@@ -625,8 +628,8 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *pairs, 
         _Alignas(64) float fvx[LANES], fvy[LANES];
         for (int t = 0; t < LANES; t++) {
             pos[t] = base + idx[i + (size_t)t];
-            ia[t] = pairs[pos[t]].a & SEPAX_ID_INDEX_MASK;
-            ib[t] = pairs[pos[t]].b & SEPAX_ID_INDEX_MASK;
+            ia[t] = list[i + (size_t)t].a & SEPAX_ID_INDEX_MASK;
+            ib[t] = list[i + (size_t)t].b & SEPAX_ID_INDEX_MASK;
             relative_velocity(job, pos[t], &fvx[t], &fvy[t]);
         }
         lane_shapes sa, sb;
@@ -703,9 +706,9 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
     }
 }
 
-/* Sharp pairs pairs[base + idx[k]] (idx NULL: pairs[base + k]) for k < n, swept, a slot
+/* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, swept, a slot
  * each (na, nb: 4 or 8 rows); a short tail repeats its last pair, as run_slots. */
-static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pair *pairs,
+static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pair *list,
                                          size_t base, const uint16_t *idx, size_t n, int na, int nb,
                                          const pair_job *job) {
     const sepax_poly_rec *rec = st->rec;
@@ -717,7 +720,7 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P], b[SEPAX_P];
         float fvx[SEPAX_P], fvy[SEPAX_P];
-        int live = slot_pairs(rec, pairs, base, idx, i, n, pos, a, b);
+        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
         for (int p = 0; p < SEPAX_P; p++) {
             fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
             fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
@@ -843,30 +846,31 @@ static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays
  * function's size, so 36 small functions build in a fraction of the time
  * one function holding them all would. */
 
-typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *pairs, size_t base,
+/* list[k] for k < n: the pair at position base + idx[k] (idx NULL: base + k) */
+typedef void (*class_run)(const sepax_shapes *st, const sepax_pair *list, size_t base,
                           const uint16_t *idx, size_t n, const pair_job *job);
 
 #define CLASS_RUN(name, call)                                                                      \
-    static NOINLINE void name(const sepax_shapes *st, const sepax_pair *pairs, size_t base,        \
+    static NOINLINE void name(const sepax_shapes *st, const sepax_pair *list, size_t base,         \
                               const uint16_t *idx, size_t n, const pair_job *job) {                \
         call;                                                                                      \
     }
 #define LANE_RUNS(ra, rb)                                                                          \
     CLASS_RUN(lanes_##ra##rb##_overlap,                                                            \
-              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 0, job->margin,         \
+              run_lanes(st, list, base, idx, n, sepax_lane_class(ra, rb), 0, job->margin,          \
                         job->hit, job->out, job->axis))                                            \
     CLASS_RUN(lanes_##ra##rb##_collide,                                                            \
-              run_lanes(st, pairs, base, idx, n, sepax_lane_class(ra, rb), 1, job->margin,         \
+              run_lanes(st, list, base, idx, n, sepax_lane_class(ra, rb), 1, job->margin,          \
                         job->hit, job->out, job->axis))                                            \
-    CLASS_RUN(lanes_##ra##rb##_sweep, run_sweep(st, pairs, base, idx, n, 1 << ra, 1 << rb, job))
+    CLASS_RUN(lanes_##ra##rb##_sweep, run_sweep(st, list, base, idx, n, 1 << ra, 1 << rb, job))
 #define LANE_RUNS_A(ra) LANE_RUNS(ra, 0) LANE_RUNS(ra, 1) LANE_RUNS(ra, 2) LANE_RUNS(ra, 3)
 
 /* The 8 x 8 class also runs a store of sharp polygons only, its whole list with no index
  * (run_pairs): that call gets its own copy, without the index's load and branch a pair.
  * ra * rb == 64 is a constant, so the other classes build one copy. */
 #define SLOT_RUN(ra, rb, fn, ...)                                                                  \
-    ((ra) * (rb) == 64 && !idx ? fn(st, pairs, base, NULL, n, ra, rb, __VA_ARGS__)                 \
-                               : fn(st, pairs, base, idx, n, ra, rb, __VA_ARGS__))
+    ((ra) * (rb) == 64 && !idx ? fn(st, list, base, NULL, n, ra, rb, __VA_ARGS__)                  \
+                               : fn(st, list, base, idx, n, ra, rb, __VA_ARGS__))
 #define SLOT_RUNS(ra, rb)                                                                          \
     CLASS_RUN(slots_##ra##rb##_overlap,                                                            \
               SLOT_RUN(ra, rb, run_slots, 0, job->margin, job->hit, job->out, job->axis))          \
@@ -913,64 +917,51 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
 
 /* ---- walking a pair list ---- */
 
-/* Pairs (and kernel_raycast's rays) sorted at a time: each lane class pads
- * its last step with repeats, on average half a step of spare lanes for each
- * of 16 (the slot classes run their tails themselves), and each class runs
- * once a chunk, so a long chunk wastes few lanes and calls (with 8 lanes, 8
- * steps in 512: 1.6%). 4096 pairs, not a number of steps: 256 steps of 8
- * lanes took 0.5 ns a pair more on a mixed list (README, "Longer chunks"),
- * and 16 lanes keep the 256 steps they had. Its buffers take 3 bytes a pair
- * of stack (12.5 KiB) and stay in L1; uint16_t indices. */
+/* Pairs sorted at a time (and kernel_raycast's rays: RAY_CHUNK). Each lane
+ * class pads its last step with repeats, on average half a step of spare
+ * lanes for each of 16 (the slot classes run their tails themselves), and
+ * each class's loop starts once a chunk, so a long chunk wastes few lanes
+ * and starts: 4096 pairs took 0.5 ns a pair less than 2048 on a mixed list
+ * (README, "Longer chunks"), 0.7 with the sorted copies below ("Sorted
+ * copies of the pairs"); 8192 measured the same as 4096. A chunk's buffers
+ * take 11 bytes a pair of stack (sort_long: 46 KiB with 8 lanes, 48 with
+ * 16), so lists no longer than SHORT_CHUNK, which are one chunk either way
+ * (the frame's batches, a manifold call's pieces), sort with buffers of
+ * that size (sort_short: 13 and 15 KiB). */
 #define CHUNK 4096
-_Static_assert(CHUNK % LANES == 0 && CHUNK + SEPAX_PAIR_CLASSES * LANES <= 65536,
+#define SHORT_CHUNK 1024
+#define CHUNK_PAD (SEPAX_PAIR_CLASSES * LANES)
+_Static_assert(CHUNK % LANES == 0 && SHORT_CHUNK % LANES == 0 && CHUNK + CHUNK_PAD <= 65536,
                "whole steps, and a chunk's positions fit its uint16_t indices");
 /* a row of run_pairs' class tables: a power of two, at least SEPAX_CODES */
 #define CODE_STRIDE 8u
 _Static_assert((unsigned)SEPAX_CODES <= CODE_STRIDE, "a shape code fits a table row");
+/* Four counter sets, one per t % 4 (sort_chunks), and a table for each: entry
+ * code_a * CODE_STRIDE + code_b of table k is the pair's class plus k *
+ * SEPAX_PAIR_CLASSES, its counter's place in the flat sets. A power-of-two
+ * row is one shift and add away, and the set's offset costs nothing. */
+enum { SETS = 4, SLOTS = SETS * SEPAX_PAIR_CLASSES };
+typedef struct class_table {
+    uint8_t t[SETS][SEPAX_CODES * CODE_STRIDE];
+} class_table;
 
-static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
-                      const pair_job *job) {
-    /* a positive margin sends sharp pairs to the lanes too (sweeps have none) */
-    int mpos = job->margin > 0.0f;
-    const class_run *run = k_class_run[query];
-    if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count && query != QUERY_SWEEP) { /* circles only */
-        if (query == QUERY_COLLIDE)
-            circles_collide(st, pairs, n, job->margin, job->out, job->axis);
-        else
-            circles_overlap(st, pairs, n, job->margin, job->hit);
-        return;
-    }
-    if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) {  /* of sharp polygons only */
-        run[sepax_slot_class(3, 3)](st, pairs, 0, NULL, n, job); /* 8 rows: any polygon */
-        return;
-    }
-    /* mixed: sort each chunk's pairs by class (a counting sort, each class's
-     * run padded to whole steps), then run each class. The class comes from
-     * a table, not from comparisons: in a mixed list those would mispredict
-     * every few pairs. */
-    /* Four counter sets, one per t % 4 (below), and a table for each: entry
-     * code_a * CODE_STRIDE + code_b of table k is the pair's class plus k *
-     * SEPAX_PAIR_CLASSES, its counter's place in the flat sets. A power-of-two
-     * row is one shift and add away, and the set's offset costs nothing. */
-    enum { SETS = 4, SLOTS = SETS * SEPAX_PAIR_CLASSES };
-    uint8_t table[SETS][SEPAX_CODES * CODE_STRIDE];
-    for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++) {
-        unsigned ca = x / CODE_STRIDE, cb = x % CODE_STRIDE;
-        table[0][x] = (uint8_t)(cb < SEPAX_CODES ? sepax_pair_class(ca, cb, mpos) : 0);
-    }
-    /* the other sets by adding: the frame and the queries sort short lists too, and
-     * the classes cost more to work out than the sort of a few pairs */
-    for (unsigned k = 1; k < SETS; k++)
-        for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++)
-            table[k][x] = (uint8_t)(table[0][x] + k * SEPAX_PAIR_CLASSES);
+/* Sort each chunk of `chunk` pairs by class (a counting sort, each class's
+ * run padded to whole steps), then run each class. The class comes from
+ * a table, not from comparisons: in a mixed list those would mispredict
+ * every few pairs. of, idx and list hold chunk (+ CHUNK_PAD) entries. */
+static ALWAYS_INLINE void sort_chunks(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                      const class_run *run, const class_table *tab,
+                                      const pair_job *job, size_t chunk, uint8_t *of, uint16_t *idx,
+                                      sepax_pair *list) {
+    const uint8_t(*table)[SEPAX_CODES * CODE_STRIDE] = tab->t;
     const uint8_t *code = st->code;
-    for (size_t base = 0; base < n; base += CHUNK) {
-        size_t len = n - base < CHUNK ? n - base : CHUNK;
+    for (size_t base = 0; base < n; base += chunk) {
+        size_t len = n - base < chunk ? n - base : chunk;
         /* Four sets of counters, one per t % 4: a single counter per class
          * would chain every pair to the last pair of its class through a
          * store and a load, one at a time. The order within a class does
-         * not matter: each result goes back to its pair's position. */
-        uint8_t of[CHUNK]; /* the pair's counter: class + set * SEPAX_PAIR_CLASSES */
+         * not matter: each result goes back to its pair's position. of[t]
+         * is the pair's counter: class + set * SEPAX_PAIR_CLASSES. */
         uint16_t cnt[SLOTS] = {0}, at[SLOTS];
         size_t t = 0;
 #define CLASS_OF(k)                                                                                \
@@ -989,7 +980,6 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
         }
         for (; t < len; t++) CLASS_OF(0);
 #undef CLASS_OF
-        uint16_t idx[CHUNK + SEPAX_PAIR_CLASSES * LANES];
         size_t start[SEPAX_PAIR_CLASSES], total[SEPAX_PAIR_CLASSES], next = 0;
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) {
             start[c] = next;
@@ -1000,19 +990,79 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
             total[c] = next - start[c];
             next = start[c] + (total[c] + LANES - 1) / LANES * LANES;
         }
+        /* each pair copied to its class's run with its place: the class kernels then read
+         * both in order, where reading pairs[base + idx[k]], scattered over the chunk, took
+         * 0.4-0.5 ns a pair more on a mixed list (README, "Sorted copies of the pairs") */
+#define PLACE(k)                                                                                   \
+    do {                                                                                           \
+        size_t w = at[of[t + (k)]]++;                                                              \
+        idx[w] = (uint16_t)(t + (k));                                                              \
+        list[w] = pairs[base + t + (k)];                                                           \
+    } while (0)
         for (t = 0; len - t >= SETS; t += SETS) {
-            idx[at[of[t]]++] = (uint16_t)t;
-            idx[at[of[t + 1]]++] = (uint16_t)(t + 1);
-            idx[at[of[t + 2]]++] = (uint16_t)(t + 2);
-            idx[at[of[t + 3]]++] = (uint16_t)(t + 3);
+            PLACE(0);
+            PLACE(1);
+            PLACE(2);
+            PLACE(3);
         }
-        for (; t < len; t++) idx[at[of[t]]++] = (uint16_t)t;
+        for (; t < len; t++) PLACE(0);
+#undef PLACE
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++) /* whole steps for run_lanes */
-            for (size_t e = start[c] + total[c]; total[c] && (e - start[c]) % LANES; e++)
+            for (size_t e = start[c] + total[c]; total[c] && (e - start[c]) % LANES; e++) {
                 idx[e] = idx[start[c] + total[c] - 1];
+                list[e] = list[start[c] + total[c] - 1];
+            }
         for (unsigned c = 0; c < SEPAX_PAIR_CLASSES; c++)
-            if (total[c]) run[c](st, pairs, base, idx + start[c], total[c], job);
+            if (total[c]) run[c](st, list + start[c], base, idx + start[c], total[c], job);
     }
+}
+
+static NOINLINE void sort_long(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                               const class_run *run, const class_table *tab, const pair_job *job) {
+    uint8_t of[CHUNK];
+    uint16_t idx[CHUNK + CHUNK_PAD];
+    sepax_pair list[CHUNK + CHUNK_PAD];
+    sort_chunks(st, pairs, n, run, tab, job, CHUNK, of, idx, list);
+}
+
+static NOINLINE void sort_short(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                const class_run *run, const class_table *tab, const pair_job *job) {
+    uint8_t of[SHORT_CHUNK];
+    uint16_t idx[SHORT_CHUNK + CHUNK_PAD];
+    sepax_pair list[SHORT_CHUNK + CHUNK_PAD];
+    sort_chunks(st, pairs, n, run, tab, job, SHORT_CHUNK, of, idx, list);
+}
+
+static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
+                      const pair_job *job) {
+    /* a positive margin sends sharp pairs to the lanes too (sweeps have none) */
+    int mpos = job->margin > 0.0f;
+    const class_run *run = k_class_run[query];
+    if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count && query != QUERY_SWEEP) { /* circles only */
+        if (query == QUERY_COLLIDE)
+            circles_collide(st, pairs, n, job->margin, job->out, job->axis);
+        else
+            circles_overlap(st, pairs, n, job->margin, job->hit);
+        return;
+    }
+    if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) {  /* of sharp polygons only */
+        run[sepax_slot_class(3, 3)](st, pairs, 0, NULL, n, job); /* 8 rows: any polygon */
+        return;
+    }
+    class_table table;
+    for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++) {
+        unsigned ca = x / CODE_STRIDE, cb = x % CODE_STRIDE;
+        table.t[0][x] = (uint8_t)(cb < SEPAX_CODES ? sepax_pair_class(ca, cb, mpos) : 0);
+    }
+    /* the other sets by adding: the frame and the queries sort short lists too, and
+     * the classes cost more to work out than the sort of a few pairs */
+    for (unsigned k = 1; k < SETS; k++)
+        for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++)
+            table.t[k][x] = (uint8_t)(table.t[0][x] + k * SEPAX_PAIR_CLASSES);
+    if (n <= SHORT_CHUNK)
+        sort_short(st, pairs, n, run, &table, job);
+    else
+        sort_long(st, pairs, n, run, &table, job);
 }
 
 static void kernel_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
@@ -1131,6 +1181,11 @@ void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t first, 
 }
 #endif
 
+/* Rays sorted at a time: 12 KiB of stack. Each is read back in place (run_rays), not
+ * copied as the pairs are (sort_chunks): a ray is 20 bytes. */
+#define RAY_CHUNK 4096
+_Static_assert(RAY_CHUNK + 5 * LANES <= 65536, "a chunk's positions fit uint16_t indices");
+
 /* Rays sorted a chunk at a time into classes: rays at sharp polygons (a slot each,
  * run_ray_slots), and the rest by their shape's rows (1, 2, 4 or 8), each of those
  * classes' runs padded to whole steps with repeats of its last ray. */
@@ -1143,15 +1198,15 @@ static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const 
         class_of[c] =
             (uint8_t)(c == SEPAX_CODE_SHARP4 || c == SEPAX_CODE_SHARP8 ? RAY_SHARP
                                                                        : sepax_rows_index(c));
-    for (size_t base = 0; base < n; base += CHUNK) {
-        size_t len = n - base < CHUNK ? n - base : CHUNK;
-        uint8_t of[CHUNK];
+    for (size_t base = 0; base < n; base += RAY_CHUNK) {
+        size_t len = n - base < RAY_CHUNK ? n - base : RAY_CHUNK;
+        uint8_t of[RAY_CHUNK];
         size_t cnt[RAY_CLASSES] = {0}, at[RAY_CLASSES], start[RAY_CLASSES], next = 0;
         for (size_t t = 0; t < len; t++) {
             of[t] = class_of[st->code[ids[base + t] & SEPAX_ID_INDEX_MASK]];
             cnt[of[t]]++;
         }
-        uint16_t idx[CHUNK + RAY_CLASSES * LANES];
+        uint16_t idx[RAY_CHUNK + RAY_CLASSES * LANES];
         for (int c = 0; c < RAY_CLASSES; c++) {
             start[c] = at[c] = next;
             next += (cnt[c] + LANES - 1) / LANES * LANES;

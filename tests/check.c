@@ -339,6 +339,41 @@ size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, siz
     return bad;
 }
 
+size_t check_lengths(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    /* around the kernel's sort: lists of up to 1024 pairs sort in one short chunk, longer
+     * ones in chunks of 4096 (kernel/sat_kernel.c); 8193 ends on a one-pair chunk */
+    static const size_t lengths[] = {1023, 1024, 1025, 4095, 4096, 4097, 8193};
+    enum { MOST = 8193 };
+    sepax_pair *pairs = malloc(MOST * sizeof *pairs);
+    size_t bad = 0;
+    if (!pairs) return 1;
+    for (int kinds = WL_POLYGONS; kinds <= WL_MIXED; kinds++) {
+        wl_config cfg = wl_default();
+        cfg.kinds = kinds;
+        cfg.shapes = 512;
+        cfg.pairs = MOST;
+        cfg.seed += 77;
+        sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+        if (!s || wl_fill_store(s, &cfg) != SEPAX_OK || wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+            snprintf(msg->text, sizeof msg->text, "could not build the lengths workload");
+            sepax_shapes_destroy(s);
+            bad++;
+            break;
+        }
+        for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+            size_t before = bad;
+            bad += check_store(k, s, pairs, lengths[i], 0, compared, msg);
+            if (bad > before) { /* say at which length */
+                size_t len = strlen(msg->text);
+                snprintf(msg->text + len, sizeof msg->text - len, " [%zu pairs]", lengths[i]);
+            }
+        }
+        sepax_shapes_destroy(s);
+    }
+    free(pairs);
+    return bad;
+}
+
 size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     sepax_shapes *s = wl_adversarial_store();
     size_t n = 0;

@@ -32,6 +32,10 @@ typedef struct check_msg {
 size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, size_t *compared,
                            check_msg *msg);
 
+/* Lists of lengths around the kernel's chunks (polygons and mixed kinds), each
+ * through check_store. */
+size_t check_lengths(const sepax_kernel *k, size_t *compared, check_msg *msg);
+
 /* One store and pair list: overlap, collide, and overlap_one for `probes`
  * probes spread over the store against all of it. */
 size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,

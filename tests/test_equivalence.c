@@ -34,6 +34,9 @@ static void full_check(const char *name) {
     size_t compared = 0;
     size_t bad = check_tails(k, 49, &msg);
     cr_expect(bad == 0, "%s tails: %zu mismatches: %s", name, bad, msg.text);
+    bad = check_lengths(k, &compared, &msg);
+    cr_expect(bad == 0, "%s lengths: %zu mismatches: %s", name, bad, msg.text);
+    compared = 0;
     bad = check_adversarial(k, &compared, &msg);
     cr_expect(bad == 0, "%s adversarial: %zu mismatches: %s", name, bad, msg.text);
     compared = 0;
