@@ -365,14 +365,14 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
 }
 
 /* LANES pairs of one lane class, list[t], results to positions base + idx[t]
- * (idx NULL: base + t). */
+ * (listed 0: base + t; a constant, so each caller's copy has no test of it). */
 static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *list, size_t base,
-                                     const uint16_t *idx, unsigned cls, int collide, lf margin,
-                                     uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
+                                     int listed, const uint16_t *idx, unsigned cls, int collide,
+                                     lf margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
     size_t pos[LANES];
     uint32_t ia[LANES], ib[LANES];
     for (int t = 0; t < LANES; t++) {
-        pos[t] = base + (idx ? idx[t] : (size_t)t);
+        pos[t] = base + (listed ? idx[t] : (size_t)t);
         ia[t] = list[t].a & SEPAX_ID_INDEX_MASK;
         ib[t] = list[t].b & SEPAX_ID_INDEX_MASK;
     }
@@ -387,7 +387,7 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *l
     lf nx, ny, ax, sep = pair_lanes(&a, na, &b, nb, collide, &nx, &ny, &ax);
     if (!collide) {
         unsigned bits = lf_le_bits(sep, margin);
-        if (!idx) { /* consecutive: the flags of 8 lanes in one store */
+        if (!listed) { /* consecutive: the flags of 8 lanes in one store */
             for (int p = 0; p < SEPAX_P; p++) {
                 uint64_t f = byte_flags[(bits >> (8 * p)) & 0xffu];
                 memcpy(hit + base + 8 * (size_t)p, &f, 8);
@@ -411,7 +411,7 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *l
 
 /* The sorted pairs list[t] for t < n (positions base + idx[t]), one lane
  * class, a pair per lane. Both lists are padded to a whole number of steps
- * by repeating their last entry (run_pairs does that): the spare lanes then
+ * by repeating their last entry (sort_chunks does that): the spare lanes then
  * write the last pair's result again. */
 static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *list, size_t base,
                                     const uint16_t *idx, size_t n, unsigned cls, int collide,
@@ -419,7 +419,7 @@ static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *li
     float mg = margin;
     lf vm = lf_bcast(&mg, &mg);
     for (size_t i = 0; i < n; i += LANES)
-        lanes_step(st, list + i, base, idx + i, cls, collide, vm, hit, out, axis);
+        lanes_step(st, list + i, base, 1, idx + i, cls, collide, vm, hit, out, axis);
 }
 
 /* Pairs pairs[t] for t < n, a store of circles only: consecutive steps, the
@@ -432,7 +432,7 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
     lf vm = lf_bcast(&mg, &mg);
     size_t i = 0;
     for (; n - i >= LANES; i += LANES)
-        lanes_step(st, pairs + i, i, NULL, cls, collide, vm, hit, out, axis);
+        lanes_step(st, pairs + i, i, 0, NULL, cls, collide, vm, hit, out, axis);
     if (i < n) {
         sepax_pair tail[LANES];
         uint16_t at[LANES];
@@ -440,7 +440,7 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
             at[t] = (uint16_t)(i + t < n ? t : n - 1 - i);
             tail[t] = pairs[i + at[t]];
         }
-        lanes_step(st, tail, i, at, cls, collide, vm, hit, out, axis);
+        lanes_step(st, tail, i, 1, at, cls, collide, vm, hit, out, axis);
     }
 }
 
@@ -931,7 +931,8 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
 #define CHUNK 4096
 #define SHORT_CHUNK 1024
 #define CHUNK_PAD (SEPAX_PAIR_CLASSES * LANES)
-_Static_assert(CHUNK % LANES == 0 && SHORT_CHUNK % LANES == 0 && CHUNK + CHUNK_PAD <= 65536,
+_Static_assert(CHUNK % LANES == 0 && SHORT_CHUNK % LANES == 0 && SHORT_CHUNK <= CHUNK &&
+                   CHUNK + CHUNK_PAD <= 65536,
                "whole steps, and a chunk's positions fit its uint16_t indices");
 /* a row of run_pairs' class tables: a power of two, at least SEPAX_CODES */
 #define CODE_STRIDE 8u
@@ -1017,21 +1018,18 @@ static ALWAYS_INLINE void sort_chunks(const sepax_shapes *st, const sepax_pair *
     }
 }
 
-static NOINLINE void sort_long(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
-                               const class_run *run, const class_table *tab, const pair_job *job) {
-    uint8_t of[CHUNK];
-    uint16_t idx[CHUNK + CHUNK_PAD];
-    sepax_pair list[CHUNK + CHUNK_PAD];
-    sort_chunks(st, pairs, n, run, tab, job, CHUNK, of, idx, list);
-}
-
-static NOINLINE void sort_short(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
-                                const class_run *run, const class_table *tab, const pair_job *job) {
-    uint8_t of[SHORT_CHUNK];
-    uint16_t idx[SHORT_CHUNK + CHUNK_PAD];
-    sepax_pair list[SHORT_CHUNK + CHUNK_PAD];
-    sort_chunks(st, pairs, n, run, tab, job, SHORT_CHUNK, of, idx, list);
-}
+/* a sort with buffers for chunks of `size` pairs */
+#define SORT_WITH(name, size)                                                                      \
+    static NOINLINE void name(const sepax_shapes *st, const sepax_pair *pairs, size_t n,           \
+                              const class_run *run, const class_table *tab, const pair_job *job) { \
+        uint8_t of[size];                                                                          \
+        uint16_t idx[(size) + CHUNK_PAD];                                                          \
+        sepax_pair list[(size) + CHUNK_PAD];                                                       \
+        sort_chunks(st, pairs, n, run, tab, job, size, of, idx, list);                             \
+    }
+SORT_WITH(sort_long, CHUNK)
+SORT_WITH(sort_short, SHORT_CHUNK)
+#undef SORT_WITH
 
 static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
                       const pair_job *job) {
