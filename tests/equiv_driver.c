@@ -50,6 +50,9 @@ int main(int argc, char **argv) {
         size_t compared = 0, bad = check_tails(t->k, 49, &msg);
         report(t->name, "tails 0..49", bad, 50 * 4 * 3 * 3, &msg);
         compared = 0;
+        bad = check_lengths(t->k, &compared, &msg);
+        report(t->name, "lengths", bad, compared, &msg);
+        compared = 0;
         bad = check_adversarial(t->k, &compared, &msg);
         report(t->name, "adversarial", bad, compared, &msg);
         compared = 0;
