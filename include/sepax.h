@@ -3,7 +3,9 @@
  * Shapes live in a store (structure-of-arrays records); queries take lists of
  * shape-id pairs and write one result per pair into caller-owned buffers.
  * Every SIMD backend gives bit-identical answers to the scalar reference in
- * sepax_ref.h. C99, usable from C++. */
+ * sepax_ref.h. An output buffer must not overlap a call's inputs (pairs,
+ * velocities, rays, poses): the kernels read the inputs while they write.
+ * C99, usable from C++. */
 #ifndef SEPAX_H
 #define SEPAX_H
 

@@ -59,7 +59,8 @@ typedef struct sepax_kernel {
     void (*overlap)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
                     uint8_t *hit);
     /* axis (NULL: not wanted): per pair, the SEPAX_AXIS_* code of the axis that gave the
-     * normal, written for misses too */
+     * normal; written for misses too, where it means nothing (the sharp slots write 0 for a
+     * pair their first pass rules out) */
     void (*collide)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
                     sepax_hit *out, uint8_t *axis);
     /* probe is an index here */

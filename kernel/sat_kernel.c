@@ -9,13 +9,14 @@
  *     (least projection of B minus greatest projection of A on it);
  * minus the two radii. Pairs are sorted into classes (kernel.h). Sharp
  * polygon pairs own an 8-lane slot (a lane per plane of A; they take no
- * vertex axis). Every other class gets a pair per lane: each lane loads its
- * own pair's rows (transposed by lf_rows4) and runs the same straight-line
- * SAT, its loops sized by the class (1 row for a circle, 2 for a capsule, 4
- * for a polygon of up to 4 vertices, 8 otherwise), so there is no branch on
- * data and no early-out. Padding rows repeat the last, so a polygon read
- * with more rows than it has gives the same answer. sepax_overlap_one
- * loops over real counts (the same for a whole call or block). */
+ * vertex axis); where it pays (SIFT_*) they run in two passes, A's planes
+ * first, then the rest for the pairs those did not rule out. Every other class gets a pair
+ * per lane: each lane loads its own pair's rows (transposed by lf_rows4) and
+ * runs the same straight-line SAT, its loops sized by the class (1 row for a
+ * circle, 2 for a capsule, 4 for a polygon of up to 4 vertices, 8 otherwise),
+ * so there is no branch on data and no early-out. Padding rows repeat the
+ * last, so a polygon read with more rows than it has gives the same answer.
+ * sepax_overlap_one loops over real counts (the same for a whole call or block). */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -127,43 +128,31 @@ static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
 
 /* ---- slots: a pair per 8 lanes ---- */
 
-/* sep_a: per plane of A, the least projection of B minus A's offset (how far
- * B lies outside that edge); sep_b: the same for B's planes against A. nb and
- * na (4 or 8): the vertices of B and of A that count, the rest repeating the
- * last of them (which cannot change a least projection, bit for bit). */
-static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, int na, int nb,
-                                           lf *sep_a, lf *sep_b) {
-    lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
-    lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
-    lf min_a = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0])),
-                      lf_mul(any, lf_bcast(&b[0]->y[0], &SLOT1(b)->y[0])));
-    lf min_b = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[0], &SLOT1(a)->x[0])),
-                      lf_mul(bny, lf_bcast(&a[0]->y[0], &SLOT1(a)->y[0])));
+/* Per plane of P (a lane each), the least projection of Q's vertices minus P's offset: how
+ * far Q lies outside that edge. nq (4 or 8): the vertices of Q that count, the rest
+ * repeating the last of them (which cannot change a least projection, bit for bit). */
+static ALWAYS_INLINE lf plane_gaps(const rec_ptr *p, const rec_ptr *q, int nq) {
+    lf nx = lf_load(p[0]->nx, SLOT1(p)->nx), ny = lf_load(p[0]->ny, SLOT1(p)->ny);
+    lf least = lf_add(lf_mul(nx, lf_bcast(&q[0]->x[0], &SLOT1(q)->x[0])),
+                      lf_mul(ny, lf_bcast(&q[0]->y[0], &SLOT1(q)->y[0])));
     UNROLL8
     for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
-        if (j < nb) {
-            lf da = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
-                           lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j])));
-            min_a = lf_min(da, min_a);
-        }
-        if (j < na) {
-            lf db = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
-                           lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j])));
-            min_b = lf_min(db, min_b);
+        if (j < nq) {
+            lf d = lf_add(lf_mul(nx, lf_bcast(&q[0]->x[j], &SLOT1(q)->x[j])),
+                          lf_mul(ny, lf_bcast(&q[0]->y[j], &SLOT1(q)->y[j])));
+            least = lf_min(d, least);
         }
     }
-    *sep_a = lf_sub(min_a, lf_load(a[0]->c, SLOT1(a)->c));
-    *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
+    return lf_sub(least, lf_load(p[0]->c, SLOT1(p)->c));
 }
 
-/* Results of one step of SEPAX_P sharp pairs, written for the live ones at their places
- * pos[p]: the largest of A's planes (axes 0-7) and B's (8-15), the lowest equal axis giving
- * the normal. */
-static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, int nb, int collide,
+/* Results of one step of SEPAX_P sharp pairs whose A-side gaps sa (plane_gaps of A against
+ * B) are known, written for the live ones at their places pos[p]: the largest of A's planes
+ * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
+static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, lf sa, int collide,
                                     float margin, const size_t *pos, int live, uint8_t *hit,
                                     sepax_hit *out, uint8_t *axis_out) {
-    lf sa, sb;
-    pair_separations(a, b, na, nb, &sa, &sb);
+    lf sb = plane_gaps(b, a, na);
     lf sab = lf_max(sa, sb);
     if (!collide) {
         /* the largest separation is within the margin when every lane's is: no reduction
@@ -460,18 +449,96 @@ static ALWAYS_INLINE int slot_pairs(const sepax_poly_rec *rec, const sepax_pair 
     return live;
 }
 
+/* The pairs of a second-pass step: the lowest SEPAX_P set bits of *kept (offsets into
+ * list), cleared, as slot_pairs (a short tail repeating its last), with their offsets k.
+ * Returns the live slots. */
+static ALWAYS_INLINE int kept_pairs(const sepax_poly_rec *rec, const sepax_pair *list, size_t base,
+                                    const uint16_t *idx, uint64_t *kept, size_t *pos, rec_ptr *a,
+                                    rec_ptr *b, size_t *k) {
+    int live = 0;
+    size_t last = 0;
+    for (int p = 0; p < SEPAX_P; p++) {
+        uint64_t m = *kept;
+        k[p] = last = m ? (size_t)__builtin_ctzll(m) : last;
+        live += m != 0;
+        *kept = m & (m - 1);
+        pos[p] = base + (idx ? idx[k[p]] : k[p]);
+        a[p] = rec + (list[k[p]].a & SEPAX_ID_INDEX_MASK);
+        b[p] = rec + (list[k[p]].b & SEPAX_ID_INDEX_MASK);
+    }
+    return live;
+}
+
+/* Pairs a slot kernel sifts at a time. A first pass takes A's planes against B's vertices
+ * for SIFT pairs, writes a miss for each pair that some plane of A already separates (by
+ * more than the margin; swept, for the whole step), and marks the others in a mask; a
+ * second pass runs B's planes and the rest for the marked pairs only, reusing their A-side
+ * gaps bit for bit. A pair missed on A's planes misses on all of them, so the answers are
+ * the same (but for collide's axis code of a miss, which means nothing: kernel.h), and which
+ * pairs go on is a mask, not a branch a pair (a coin toss in a typical batch). */
+#define SIFT 64
+_Static_assert(SIFT % SEPAX_P == 0 && SIFT <= 64, "whole steps in a sift, a mask bit a pair");
+/* Where the sift pays (README, "Sifting out the misses"; the polygons' pairs, half of them
+ * apart): collide everywhere; overlap, whose step is short, where a slot's planes take more
+ * than one register; sweeps but in the AVX-512 copies, which take them faster in one pass. */
+#if defined(SEPAX_ISA_AVX512)
+enum { SIFT_OVERLAP = 0, SIFT_SWEEP = 0 };
+#elif defined(SEPAX_ISA_AVX2)
+enum { SIFT_OVERLAP = 0, SIFT_SWEEP = 1 };
+#else
+enum { SIFT_OVERLAP = 1, SIFT_SWEEP = 1 };
+#endif
+
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, a
- * slot each, A's shapes held by na rows and B's by nb (4 or 8). A short tail
- * repeats its last pair in the spare slots and keeps only the live results. */
+ * slot each, A's shapes held by na rows and B's by nb (4 or 8), sifted as above. A short
+ * tail repeats its last pair in the spare slots and keeps only the live results. */
 static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *list, size_t base,
                                     const uint16_t *idx, size_t n, int na, int nb, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
-    for (size_t i = 0; i < n; i += SEPAX_P) {
-        size_t pos[SEPAX_P];
-        rec_ptr a[SEPAX_P], b[SEPAX_P];
-        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
-        slot_step(a, b, na, nb, collide, margin, pos, live, hit, out, axis);
+    if (!collide && !SIFT_OVERLAP) {
+        for (size_t i = 0; i < n; i += SEPAX_P) {
+            size_t pos[SEPAX_P];
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
+            slot_step(a, b, na, plane_gaps(a, b, nb), 0, margin, pos, live, hit, out, axis);
+        }
+        return;
+    }
+    lf lim = lf_bcast(&margin, &margin);
+    const sepax_hit none = {0};
+    for (size_t i0 = 0; i0 < n; i0 += SIFT) {
+        const sepax_pair *sl = list + i0;
+        const uint16_t *si = idx ? idx + i0 : NULL;
+        size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
+        size_t m = n - i0 < SIFT ? n - i0 : SIFT;
+        uint64_t kept = 0;
+        _Alignas(64) float gap[SIFT + 1][8];
+        for (size_t i = 0; i < m; i += SEPAX_P) {
+            size_t pos[SEPAX_P];
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            int live = slot_pairs(rec, sl, sbase, si, i, m, pos, a, b);
+            lf sa = plane_gaps(a, b, nb);
+            lf_store2(sa, gap[i], gap[i + 1]);
+            unsigned in = lf_le_bits(sa, lim);
+            for (int p = 0; p < live; p++) {
+                kept |= (uint64_t)(((in >> (8 * p)) & 0xffu) == 0xffu) << (i + (size_t)p);
+                /* a miss; a kept pair's result overwrites it */
+                if (collide) {
+                    out[pos[p]] = none;
+                    if (axis) axis[pos[p]] = 0;
+                } else {
+                    hit[pos[p]] = 0;
+                }
+            }
+        }
+        while (kept) {
+            size_t pos[SEPAX_P], k[SEPAX_P];
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            int live = kept_pairs(rec, sl, sbase, si, &kept, pos, a, b, k);
+            lf sa = lf_load(gap[k[0]], gap[SLOT1(k)]);
+            slot_step(a, b, na, sa, collide, margin, pos, live, hit, out, axis);
+        }
     }
 }
 
@@ -660,11 +727,10 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *list, s
  * these, since the entry is never above t. A zero's sign in the entry, an exit or the t = 0
  * separation reaches no result: they are only compared, and t comes out as max(entry, +0),
  * never -0. Padding planes repeat the last, as for collide. */
-static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, int na, int nb,
+static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, int na, lf sa,
                                           const float *vx, const float *vy, const size_t *pos,
                                           int live, sepax_sweep_hit *out) {
-    lf sa, sb;
-    pair_separations(a, b, na, nb, &sa, &sb);
+    lf sb = plane_gaps(b, a, na);
     lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
     lf ninf = lf_load(k_ninf, k_ninf);
     lf wx = lf_bcast(&vx[0], &SLOT1(vx)), wy = lf_bcast(&vy[0], &SLOT1(vy));
@@ -706,8 +772,26 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
     }
 }
 
+/* Whether each slot's pair, B moving by w0 (slot 0) or w1 (slot 1) relative to A, can touch in the
+ * step as far as A's planes tell (bit 8 * p + k set for every lane k of slot p when it can): the
+ * entry over A's planes no later than each plane's exit and 1. slot_sweep_step's test with B's
+ * planes left out, on the same values: its entry is no earlier and each lane's exit no
+ * later, so a pair this rules out, it rules out too. */
+static ALWAYS_INLINE unsigned a_side_sweep(const rec_ptr *a, lf sa, const float *w0,
+                                           const float *w1) {
+    lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
+    lf ninf = lf_load(k_ninf, k_ninf);
+    lf wx = lf_bcast(&w0[0], &w1[0]), wy = lf_bcast(&w0[1], &w1[1]);
+    lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
+    lf ra = lf_add(lf_add(lf_mul(anx, wx), lf_mul(any, wy)), zero);
+    lf ta = lf_div(lf_sub(zero, sa), ra);
+    lf ea = lf_sel_lt(ra, zero, ta, ninf);
+    lf last = lf_min(lf_sel_lt(ra, zero, one, ta), one);
+    return lf_le_bits(lf_max(lf_slot_max(ea), zero), last);
+}
+
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, swept, a slot
- * each (na, nb: 4 or 8 rows); a short tail repeats its last pair, as run_slots. */
+ * each (na, nb: 4 or 8 rows), sifted as run_slots; a short tail repeats its last pair. */
 static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pair *list,
                                          size_t base, const uint16_t *idx, size_t n, int na, int nb,
                                          const pair_job *job) {
@@ -716,16 +800,57 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
      * the same +0 relative_velocity gives, with no branch a pair */
     const sepax_vec2 *va = job->va ? job->va : k_still, *vb = job->vb ? job->vb : k_still;
     size_t ma = job->va ? ~(size_t)0 : 0, mb = job->vb ? ~(size_t)0 : 0;
-    for (size_t i = 0; i < n; i += SEPAX_P) {
-        size_t pos[SEPAX_P];
-        rec_ptr a[SEPAX_P], b[SEPAX_P];
-        float fvx[SEPAX_P], fvy[SEPAX_P];
-        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
-        for (int p = 0; p < SEPAX_P; p++) {
-            fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
-            fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
+    if (!SIFT_SWEEP) {
+        for (size_t i = 0; i < n; i += SEPAX_P) {
+            size_t pos[SEPAX_P];
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            float fvx[SEPAX_P], fvy[SEPAX_P];
+            int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
+            for (int p = 0; p < SEPAX_P; p++) {
+                fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
+                fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
+            }
+            slot_sweep_step(a, b, na, plane_gaps(a, b, nb), fvx, fvy, pos, live, job->sweep);
         }
-        slot_sweep_step(a, b, na, nb, fvx, fvy, pos, live, job->sweep);
+        return;
+    }
+    for (size_t i0 = 0; i0 < n; i0 += SIFT) {
+        const sepax_pair *sl = list + i0;
+        const uint16_t *si = idx ? idx + i0 : NULL;
+        size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
+        size_t m = n - i0 < SIFT ? n - i0 : SIFT;
+        uint64_t kept = 0;
+        _Alignas(64) float gap[SIFT + 1][8];
+        float wv[SIFT + 1][2]; /* B's displacement relative to A */
+        for (size_t i = 0; i < m; i += SEPAX_P) {
+            size_t pos[SEPAX_P];
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            int live = slot_pairs(rec, sl, sbase, si, i, m, pos, a, b);
+            for (int p = 0; p < SEPAX_P; p++) {
+                wv[i + (size_t)p][0] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
+                wv[i + (size_t)p][1] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
+            }
+            lf sa = plane_gaps(a, b, nb);
+            lf_store2(sa, gap[i], gap[i + 1]);
+            unsigned in = a_side_sweep(a, sa, wv[i], wv[i + SEPAX_P - 1]);
+            for (int p = 0; p < live; p++) {
+                kept |= (uint64_t)(((in >> (8 * p)) & 0xffu) == 0xffu) << (i + (size_t)p);
+                /* a miss; a kept pair's record overwrites it */
+                memset(&job->sweep[pos[p]], 0, sizeof job->sweep[pos[p]]);
+            }
+        }
+        while (kept) {
+            size_t pos[SEPAX_P], k[SEPAX_P];
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            float fvx[SEPAX_P], fvy[SEPAX_P];
+            int live = kept_pairs(rec, sl, sbase, si, &kept, pos, a, b, k);
+            for (int p = 0; p < SEPAX_P; p++) {
+                fvx[p] = wv[k[p]][0];
+                fvy[p] = wv[k[p]][1];
+            }
+            slot_sweep_step(a, b, na, lf_load(gap[k[0]], gap[SLOT1(k)]), fvx, fvy, pos, live,
+                            job->sweep);
+        }
     }
 }
 
