@@ -146,25 +146,58 @@ static ALWAYS_INLINE lf plane_gaps(const rec_ptr *p, const rec_ptr *q, int nq) {
     return lf_sub(least, lf_load(p[0]->c, SLOT1(p)->c));
 }
 
+/* plane_gaps of A against B (sep_a) and of B against A (sep_b), in one loop: the two
+ * chains of minima side by side, which the one-pass steps take faster than one after the
+ * other (AVX2 overlap 11.4-11.6 ns a pair against 10.8-10.9). */
+static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, int na, int nb,
+                                           lf *sep_a, lf *sep_b) {
+    lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
+    lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
+    lf min_a = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0])),
+                      lf_mul(any, lf_bcast(&b[0]->y[0], &SLOT1(b)->y[0])));
+    lf min_b = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[0], &SLOT1(a)->x[0])),
+                      lf_mul(bny, lf_bcast(&a[0]->y[0], &SLOT1(a)->y[0])));
+    UNROLL8
+    for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
+        if (j < nb) {
+            lf da = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
+                           lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j])));
+            min_a = lf_min(da, min_a);
+        }
+        if (j < na) {
+            lf db = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
+                           lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j])));
+            min_b = lf_min(db, min_b);
+        }
+    }
+    *sep_a = lf_sub(min_a, lf_load(a[0]->c, SLOT1(a)->c));
+    *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
+}
+
 /* Results of one step of SEPAX_P sharp pairs whose A-side gaps sa (plane_gaps of A against
  * B) are known, written for the live ones at their places pos[p]: the largest of A's planes
  * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
-static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, lf sa, int collide,
-                                    float margin, const size_t *pos, int live, uint8_t *hit,
-                                    sepax_hit *out, uint8_t *axis_out) {
-    lf sb = plane_gaps(b, a, na);
+static ALWAYS_INLINE int slot_step(const rec_ptr *a, const rec_ptr *b, lf sa, lf sb, int collide,
+                                   float margin, const size_t *pos, int live, uint8_t *hit,
+                                   sepax_hit *out, uint8_t *axis_out) {
     lf sab = lf_max(sa, sb);
     if (!collide) {
         /* the largest separation is within the margin when every lane's is: no reduction
          * (the separations of valid shapes are never NaN) */
         unsigned in = lf_le_bits(sab, lf_bcast(&margin, &margin));
-        for (int p = 0; p < live; p++) hit[pos[p]] = (uint8_t)(((in >> (8 * p)) & 0xffu) == 0xffu);
-        return;
+        int hits = 0;
+        for (int p = 0; p < live; p++) {
+            uint8_t h = ((in >> (8 * p)) & 0xffu) == 0xffu;
+            hit[pos[p]] = h;
+            hits += h;
+        }
+        return live - hits;
     }
     lf mx = lf_slot_max(sab);
     float m[LANES];
     lf_store(mx, m);
     unsigned eq_a = lf_eq_bits(sa, mx), eq_b = lf_eq_bits(sb, mx);
+    int misses = 0;
     for (int p = 0; p < live; p++) {
         /* lowest equal axis wins; bit 17 keeps the index defined (and the
          * & 7 in range) even for NaN input, as before the curved axis left */
@@ -178,7 +211,9 @@ static ALWAYS_INLINE void slot_step(const rec_ptr *a, const rec_ptr *b, int na, 
         ny = pick(axis >= 8u, 0.0f - ny, ny);
         out[pos[p]] = make_hit(m[8 * p], margin, nx, ny);
         if (axis_out) axis_out[pos[p]] = (uint8_t)(axis & 15u);
+        misses += !(m[8 * p] <= margin);
     }
+    return misses;
 }
 
 /* ---- a pair per lane: circles, and a circle or capsule against the rest ---- */
@@ -478,15 +513,18 @@ static ALWAYS_INLINE int kept_pairs(const sepax_poly_rec *rec, const sepax_pair 
  * pairs go on is a mask, not a branch a pair (a coin toss in a typical batch). */
 #define SIFT 64
 _Static_assert(SIFT % SEPAX_P == 0 && SIFT <= 64, "whole steps in a sift, a mask bit a pair");
-/* Where the sift pays (README, "Sifting out the misses"; the polygons' pairs, half of them
- * apart): collide everywhere; overlap, whose step is short, where a slot's planes take more
- * than one register; sweeps but in the AVX-512 copies, which take them faster in one pass. */
+/* The two passes cost more than one when few pairs miss (collide with every pair touching:
+ * AVX2 15.0 -> 19.6 ns a pair) and save a good deal when many do (half apart: 15.6 -> 14.2),
+ * so a block sifts when at least SIFT_MIN_* of the block before's SIFT pairs were ruled out
+ * (missed, when it ran in one pass): a branch a block, predicted while the share of misses
+ * holds. The thresholds are the break-even shares measured on a Zen 4 (README, "Sifting out
+ * the misses"); SIFT + 1: never. */
 #if defined(SEPAX_ISA_AVX512)
-enum { SIFT_OVERLAP = 0, SIFT_SWEEP = 0 };
+enum { SIFT_MIN_OVERLAP = SIFT + 1, SIFT_MIN_COLLIDE = SIFT / 6, SIFT_MIN_SWEEP = SIFT + 1 };
 #elif defined(SEPAX_ISA_AVX2)
-enum { SIFT_OVERLAP = 0, SIFT_SWEEP = 1 };
+enum { SIFT_MIN_OVERLAP = SIFT + 1, SIFT_MIN_COLLIDE = SIFT / 3, SIFT_MIN_SWEEP = SIFT / 5 };
 #else
-enum { SIFT_OVERLAP = 1, SIFT_SWEEP = 1 };
+enum { SIFT_MIN_OVERLAP = SIFT / 16, SIFT_MIN_COLLIDE = 1, SIFT_MIN_SWEEP = SIFT / 4 };
 #endif
 
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, a
@@ -496,22 +534,39 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
                                     const uint16_t *idx, size_t n, int na, int nb, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
-    if (!collide && !SIFT_OVERLAP) {
+    const size_t least = collide ? SIFT_MIN_COLLIDE : SIFT_MIN_OVERLAP;
+    if (least > SIFT) { /* never sifts: one pass, no blocks, no counts */
         for (size_t i = 0; i < n; i += SEPAX_P) {
             size_t pos[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
             int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
-            slot_step(a, b, na, plane_gaps(a, b, nb), 0, margin, pos, live, hit, out, axis);
+            lf sa, sb;
+            pair_separations(a, b, na, nb, &sa, &sb);
+            slot_step(a, b, sa, sb, collide, margin, pos, live, hit, out, axis);
         }
         return;
     }
     lf lim = lf_bcast(&margin, &margin);
     const sepax_hit none = {0};
+    size_t ruled = SIFT; /* ruled out in the block before: the first block sifts if any may */
     for (size_t i0 = 0; i0 < n; i0 += SIFT) {
         const sepax_pair *sl = list + i0;
         const uint16_t *si = idx ? idx + i0 : NULL;
         size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
         size_t m = n - i0 < SIFT ? n - i0 : SIFT;
+        if (ruled < least) { /* one pass */
+            ruled = 0;
+            for (size_t i = 0; i < m; i += SEPAX_P) {
+                size_t pos[SEPAX_P];
+                rec_ptr a[SEPAX_P], b[SEPAX_P];
+                int live = slot_pairs(rec, sl, sbase, si, i, m, pos, a, b);
+                lf sa, sb;
+                pair_separations(a, b, na, nb, &sa, &sb);
+                ruled +=
+                    (size_t)slot_step(a, b, sa, sb, collide, margin, pos, live, hit, out, axis);
+            }
+            continue;
+        }
         uint64_t kept = 0;
         _Alignas(64) float gap[SIFT + 1][8];
         for (size_t i = 0; i < m; i += SEPAX_P) {
@@ -532,12 +587,13 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
                 }
             }
         }
+        ruled = m - (size_t)__builtin_popcountll(kept);
         while (kept) {
             size_t pos[SEPAX_P], k[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
             int live = kept_pairs(rec, sl, sbase, si, &kept, pos, a, b, k);
             lf sa = lf_load(gap[k[0]], gap[SLOT1(k)]);
-            slot_step(a, b, na, sa, collide, margin, pos, live, hit, out, axis);
+            slot_step(a, b, sa, plane_gaps(b, a, na), collide, margin, pos, live, hit, out, axis);
         }
     }
 }
@@ -726,11 +782,11 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *list, s
  * NaN. The old test's third part, the entry no later than the earliest exit, followed from
  * these, since the entry is never above t. A zero's sign in the entry, an exit or the t = 0
  * separation reaches no result: they are only compared, and t comes out as max(entry, +0),
- * never -0. Padding planes repeat the last, as for collide. */
-static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, int na, lf sa,
-                                          const float *vx, const float *vy, const size_t *pos,
-                                          int live, sepax_sweep_hit *out) {
-    lf sb = plane_gaps(b, a, na);
+ * never -0. Padding planes repeat the last, as for collide. Returns how many live pairs
+ * miss. */
+static ALWAYS_INLINE int slot_sweep_step(const rec_ptr *a, const rec_ptr *b, lf sa, lf sb,
+                                         const float *vx, const float *vy, const size_t *pos,
+                                         int live, sepax_sweep_hit *out) {
     lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
     lf ninf = lf_load(k_ninf, k_ninf);
     lf wx = lf_bcast(&vx[0], &SLOT1(vx)), wy = lf_bcast(&vy[0], &SLOT1(vy));
@@ -753,8 +809,10 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
     unsigned eq_a = lf_eq_bits(ka, key), eq_b = lf_eq_bits(kb, key);
     float ft[LANES];
     lf_store(t, ft);
+    int hits = 0;
     for (int p = 0; p < live; p++) {
         uint32_t ok = ((ok_bits >> (8 * p)) & 0xffu) == 0xffu;
+        hits += (int)ok;
         /* A's planes in bits 0-7, B's in 8-15: the lowest equal plane is A's before B's;
          * bit 17 keeps the index defined for any bits */
         unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
@@ -770,6 +828,7 @@ static ALWAYS_INLINE void slot_sweep_step(const rec_ptr *a, const rec_ptr *b, in
                          float_bits(ny + 0.0f) & keep};
         memcpy(&out[pos[p]], r, sizeof r);
     }
+    return live - hits;
 }
 
 /* Whether each slot's pair, B moving by w0 (slot 0) or w1 (slot 1) relative to A, can touch in the
@@ -800,7 +859,7 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
      * the same +0 relative_velocity gives, with no branch a pair */
     const sepax_vec2 *va = job->va ? job->va : k_still, *vb = job->vb ? job->vb : k_still;
     size_t ma = job->va ? ~(size_t)0 : 0, mb = job->vb ? ~(size_t)0 : 0;
-    if (!SIFT_SWEEP) {
+    if (SIFT_MIN_SWEEP > SIFT) { /* never sifts, as in run_slots */
         for (size_t i = 0; i < n; i += SEPAX_P) {
             size_t pos[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
@@ -810,18 +869,23 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
                 fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
                 fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
             }
-            slot_sweep_step(a, b, na, plane_gaps(a, b, nb), fvx, fvy, pos, live, job->sweep);
+            lf sa, sb;
+            pair_separations(a, b, na, nb, &sa, &sb);
+            slot_sweep_step(a, b, sa, sb, fvx, fvy, pos, live, job->sweep);
         }
         return;
     }
+    size_t ruled = SIFT; /* as run_slots */
     for (size_t i0 = 0; i0 < n; i0 += SIFT) {
         const sepax_pair *sl = list + i0;
         const uint16_t *si = idx ? idx + i0 : NULL;
         size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
         size_t m = n - i0 < SIFT ? n - i0 : SIFT;
-        uint64_t kept = 0;
         _Alignas(64) float gap[SIFT + 1][8];
         float wv[SIFT + 1][2]; /* B's displacement relative to A */
+        int sift = ruled >= SIFT_MIN_SWEEP;
+        ruled = 0;
+        uint64_t kept = 0;
         for (size_t i = 0; i < m; i += SEPAX_P) {
             size_t pos[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
@@ -829,6 +893,17 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
             for (int p = 0; p < SEPAX_P; p++) {
                 wv[i + (size_t)p][0] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
                 wv[i + (size_t)p][1] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
+            }
+            if (!sift) { /* one pass */
+                float fvx[SEPAX_P], fvy[SEPAX_P];
+                for (int p = 0; p < SEPAX_P; p++) {
+                    fvx[p] = wv[i + (size_t)p][0];
+                    fvy[p] = wv[i + (size_t)p][1];
+                }
+                lf sa, sb;
+                pair_separations(a, b, na, nb, &sa, &sb);
+                ruled += (size_t)slot_sweep_step(a, b, sa, sb, fvx, fvy, pos, live, job->sweep);
+                continue;
             }
             lf sa = plane_gaps(a, b, nb);
             lf_store2(sa, gap[i], gap[i + 1]);
@@ -839,6 +914,8 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
                 memset(&job->sweep[pos[p]], 0, sizeof job->sweep[pos[p]]);
             }
         }
+        if (!sift) continue;
+        ruled = m - (size_t)__builtin_popcountll(kept);
         while (kept) {
             size_t pos[SEPAX_P], k[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
@@ -848,8 +925,8 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
                 fvx[p] = wv[k[p]][0];
                 fvy[p] = wv[k[p]][1];
             }
-            slot_sweep_step(a, b, na, lf_load(gap[k[0]], gap[SLOT1(k)]), fvx, fvy, pos, live,
-                            job->sweep);
+            slot_sweep_step(a, b, lf_load(gap[k[0]], gap[SLOT1(k)]), plane_gaps(b, a, na), fvx, fvy,
+                            pos, live, job->sweep);
         }
     }
 }
