@@ -9,7 +9,7 @@
  *               [--only overlap|collide|one|update|manifold|sweep|raycast|ray-range
  *                --loops N]
  *               [--kinds polygons|mixed|circles] [--pair-kinds A-B] [--margin M]
- *               [--stale-rows]
+ *               [--stale-rows] [--shuffle]
  *
  * --kinds picks the store's shapes (tests/workload.c: "mixed" is 30% circles,
  * 20% capsules, 10% boxes, 25% polygons, 15% rounded polygons); --pair-kinds
@@ -21,7 +21,10 @@
  * bench/hyperfine.sh times. --loops 0 times the setup alone. With --stale-rows
  * the setup ends with a frame (sepax_find_contacts, SEPAX_UPDATE_FRAME) on the
  * same poses, so "one" and "ray-range" answer from the records, as they do
- * after a game's frame (the same checksum).
+ * after a game's frame (the same checksum). The workload's pair list holds its
+ * misses first and its hits after (tests/workload.c fills both quotas in the
+ * order it draws); --shuffle mixes them (a fixed permutation), as a
+ * broadphase's list would have them.
  *
  * Each figure is the fastest of --reps interleaved repetitions, each timed
  * after one untimed run of the same query (warm caches, as in a loop that
@@ -47,6 +50,7 @@ typedef struct opts {
     int loops;
     float margin;
     int stale_rows;
+    int shuffle;
 } opts;
 
 static double now_ns(void) {
@@ -62,7 +66,7 @@ static void usage(const char *argv0) {
             "          [--json] [--only overlap|collide|one|update|manifold|sweep|raycast|\n"
             "          ray-range --loops N]\n"
             "          [--kinds polygons|mixed|circles] [--pair-kinds circle|capsule|polygon-...]\n"
-            "          [--margin M] [--stale-rows]\n",
+            "          [--margin M] [--stale-rows] [--shuffle]\n",
             argv0);
     exit(2);
 }
@@ -75,11 +79,15 @@ static int kind_named(const char *name, size_t len) {
 }
 
 static opts parse(int argc, char **argv) {
-    opts o = {wl_default(), 7, 0, "all", 256, NULL, 10, 0.0f, 0};
+    opts o = {wl_default(), 7, 0, "all", 256, NULL, 10, 0.0f, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--json") == 0) {
             o.json = 1;
+            continue;
+        }
+        if (strcmp(a, "--shuffle") == 0) {
+            o.shuffle = 1;
             continue;
         }
         if (strcmp(a, "--stale-rows") == 0) {
@@ -319,6 +327,16 @@ int main(int argc, char **argv) {
         wl_make_pairs(w.store, &o.cfg, w.pairs) != SEPAX_OK) {
         fprintf(stderr, "could not build the workload\n");
         return 1;
+    }
+
+    if (o.shuffle) { /* Fisher-Yates, its own fixed seed */
+        wl_rng r = {o.cfg.seed ^ 0x5eed5eedu};
+        for (size_t i = w.n; i > 1; i--) {
+            size_t j = (size_t)(wl_next(&r) % i);
+            sepax_pair t = w.pairs[i - 1];
+            w.pairs[i - 1] = w.pairs[j];
+            w.pairs[j] = t;
+        }
     }
 
     /* sweeps and rays: the same motion in sepax-bench-peers */

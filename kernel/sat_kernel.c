@@ -9,8 +9,9 @@
  *     (least projection of B minus greatest projection of A on it);
  * minus the two radii. Pairs are sorted into classes (kernel.h). Sharp
  * polygon pairs own an 8-lane slot (a lane per plane of A; they take no
- * vertex axis); where it pays (SIFT_*) they run in two passes, A's planes
- * first, then the rest for the pairs those did not rule out. Every other class gets a pair
+ * vertex axis); a block of them runs in two passes when the block before had
+ * misses enough (SIFT_MIN_*): A's planes first, then the rest for the pairs
+ * those did not rule out. Every other class gets a pair
  * per lane: each lane loads its own pair's rows (transposed by lf_rows4) and
  * runs the same straight-line SAT, its loops sized by the class (1 row for a
  * circle, 2 for a capsule, 4 for a polygon of up to 4 vertices, 8 otherwise),
@@ -148,7 +149,8 @@ static ALWAYS_INLINE lf plane_gaps(const rec_ptr *p, const rec_ptr *q, int nq) {
 
 /* plane_gaps of A against B (sep_a) and of B against A (sep_b), in one loop: the two
  * chains of minima side by side, which the one-pass steps take faster than one after the
- * other (AVX2 overlap 11.4-11.6 ns a pair against 10.8-10.9). */
+ * other (AVX2 overlap of the benchmark's polygons: 11.4-11.6 ns a pair against
+ * 10.8-10.9). */
 static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, int na, int nb,
                                            lf *sep_a, lf *sep_b) {
     lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
@@ -513,18 +515,20 @@ static ALWAYS_INLINE int kept_pairs(const sepax_poly_rec *rec, const sepax_pair 
  * pairs go on is a mask, not a branch a pair (a coin toss in a typical batch). */
 #define SIFT 64
 _Static_assert(SIFT % SEPAX_P == 0 && SIFT <= 64, "whole steps in a sift, a mask bit a pair");
-/* The two passes cost more than one when few pairs miss (collide with every pair touching:
- * AVX2 15.0 -> 19.6 ns a pair) and save a good deal when many do (half apart: 15.6 -> 14.2),
- * so a block sifts when at least SIFT_MIN_* of the block before's SIFT pairs were ruled out
- * (missed, when it ran in one pass): a branch a block, predicted while the share of misses
- * holds. The thresholds are the break-even shares measured on a Zen 4 (README, "Sifting out
- * the misses"); SIFT + 1: never. */
+/* The two passes cost more than one when few pairs miss (AVX2 collide of polygons, every
+ * pair touching: 15.0 -> 19.6 ns a pair) and save when many do, so a block sifts when at
+ * least SIFT_MIN_* of the SIFT pairs of the block before were ruled out (missed, when it ran
+ * in one pass): a branch a block, predicted while the share of misses holds. The thresholds
+ * are near the break-even shares measured on a Zen 4, on shuffled lists (sepax-bench
+ * --shuffle), with the AVX2 and 256-bit AVX-512 copies timed and SSE4.1 counted by
+ * callgrind (README, "Sifting out the misses"); the 512-bit copy takes the 256-bit one's,
+ * and SSE2, scalar and NEON SSE4.1's, unmeasured. SIFT + 1: never. */
 #if defined(SEPAX_ISA_AVX512)
 enum { SIFT_MIN_OVERLAP = SIFT + 1, SIFT_MIN_COLLIDE = SIFT / 6, SIFT_MIN_SWEEP = SIFT + 1 };
 #elif defined(SEPAX_ISA_AVX2)
-enum { SIFT_MIN_OVERLAP = SIFT + 1, SIFT_MIN_COLLIDE = SIFT / 3, SIFT_MIN_SWEEP = SIFT / 5 };
+enum { SIFT_MIN_OVERLAP = SIFT + 1, SIFT_MIN_COLLIDE = SIFT / 3, SIFT_MIN_SWEEP = SIFT * 3 / 8 };
 #else
-enum { SIFT_MIN_OVERLAP = SIFT / 16, SIFT_MIN_COLLIDE = 1, SIFT_MIN_SWEEP = SIFT / 4 };
+enum { SIFT_MIN_OVERLAP = SIFT / 16, SIFT_MIN_COLLIDE = SIFT / 5, SIFT_MIN_SWEEP = SIFT * 3 / 8 };
 #endif
 
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, a
