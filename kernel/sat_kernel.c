@@ -531,6 +531,24 @@ enum { SIFT_MIN_OVERLAP = SIFT + 1, SIFT_MIN_COLLIDE = SIFT / 3, SIFT_MIN_SWEEP 
 enum { SIFT_MIN_OVERLAP = SIFT / 16, SIFT_MIN_COLLIDE = SIFT / 5, SIFT_MIN_SWEEP = SIFT * 3 / 8 };
 #endif
 
+/* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n in one pass, a slot
+ * each, as run_slots. Returns how many miss. */
+static ALWAYS_INLINE size_t slots_one_pass(const sepax_poly_rec *rec, const sepax_pair *list,
+                                           size_t base, const uint16_t *idx, size_t n, int na,
+                                           int nb, int collide, float margin, uint8_t *hit,
+                                           sepax_hit *out, uint8_t *axis) {
+    size_t missed = 0;
+    for (size_t i = 0; i < n; i += SEPAX_P) {
+        size_t pos[SEPAX_P];
+        rec_ptr a[SEPAX_P], b[SEPAX_P];
+        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
+        lf sa, sb;
+        pair_separations(a, b, na, nb, &sa, &sb);
+        missed += (size_t)slot_step(a, b, sa, sb, collide, margin, pos, live, hit, out, axis);
+    }
+    return missed;
+}
+
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, a
  * slot each, A's shapes held by na rows and B's by nb (4 or 8), sifted as above. A short
  * tail repeats its last pair in the spare slots and keeps only the live results. */
@@ -540,14 +558,7 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
     const sepax_poly_rec *rec = st->rec;
     const size_t least = collide ? SIFT_MIN_COLLIDE : SIFT_MIN_OVERLAP;
     if (least > SIFT) { /* never sifts: one pass, no blocks, no counts */
-        for (size_t i = 0; i < n; i += SEPAX_P) {
-            size_t pos[SEPAX_P];
-            rec_ptr a[SEPAX_P], b[SEPAX_P];
-            int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
-            lf sa, sb;
-            pair_separations(a, b, na, nb, &sa, &sb);
-            slot_step(a, b, sa, sb, collide, margin, pos, live, hit, out, axis);
-        }
+        slots_one_pass(rec, list, base, idx, n, na, nb, collide, margin, hit, out, axis);
         return;
     }
     lf lim = lf_bcast(&margin, &margin);
@@ -558,17 +569,8 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
         const uint16_t *si = idx ? idx + i0 : NULL;
         size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
         size_t m = n - i0 < SIFT ? n - i0 : SIFT;
-        if (ruled < least) { /* one pass */
-            ruled = 0;
-            for (size_t i = 0; i < m; i += SEPAX_P) {
-                size_t pos[SEPAX_P];
-                rec_ptr a[SEPAX_P], b[SEPAX_P];
-                int live = slot_pairs(rec, sl, sbase, si, i, m, pos, a, b);
-                lf sa, sb;
-                pair_separations(a, b, na, nb, &sa, &sb);
-                ruled +=
-                    (size_t)slot_step(a, b, sa, sb, collide, margin, pos, live, hit, out, axis);
-            }
+        if (ruled < least) {
+            ruled = slots_one_pass(rec, sl, sbase, si, m, na, nb, collide, margin, hit, out, axis);
             continue;
         }
         uint64_t kept = 0;
@@ -853,6 +855,30 @@ static ALWAYS_INLINE unsigned a_side_sweep(const rec_ptr *a, lf sa, const float 
     return lf_le_bits(lf_max(lf_slot_max(ea), zero), last);
 }
 
+/* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n swept in one pass, a
+ * slot each, as run_slot_sweep (va, vb: displacements read at pos & ma, pos & mb). Returns
+ * how many miss. */
+static ALWAYS_INLINE size_t sweep_one_pass(const sepax_poly_rec *rec, const sepax_pair *list,
+                                           size_t base, const uint16_t *idx, size_t n, int na,
+                                           int nb, const sepax_vec2 *va, size_t ma,
+                                           const sepax_vec2 *vb, size_t mb, sepax_sweep_hit *out) {
+    size_t missed = 0;
+    for (size_t i = 0; i < n; i += SEPAX_P) {
+        size_t pos[SEPAX_P];
+        rec_ptr a[SEPAX_P], b[SEPAX_P];
+        float fvx[SEPAX_P], fvy[SEPAX_P];
+        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
+        for (int p = 0; p < SEPAX_P; p++) {
+            fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
+            fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
+        }
+        lf sa, sb;
+        pair_separations(a, b, na, nb, &sa, &sb);
+        missed += (size_t)slot_sweep_step(a, b, sa, sb, fvx, fvy, pos, live, out);
+    }
+    return missed;
+}
+
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, swept, a slot
  * each (na, nb: 4 or 8 rows), sifted as run_slots; a short tail repeats its last pair. */
 static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pair *list,
@@ -864,19 +890,7 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
     const sepax_vec2 *va = job->va ? job->va : k_still, *vb = job->vb ? job->vb : k_still;
     size_t ma = job->va ? ~(size_t)0 : 0, mb = job->vb ? ~(size_t)0 : 0;
     if (SIFT_MIN_SWEEP > SIFT) { /* never sifts, as in run_slots */
-        for (size_t i = 0; i < n; i += SEPAX_P) {
-            size_t pos[SEPAX_P];
-            rec_ptr a[SEPAX_P], b[SEPAX_P];
-            float fvx[SEPAX_P], fvy[SEPAX_P];
-            int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
-            for (int p = 0; p < SEPAX_P; p++) {
-                fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
-                fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
-            }
-            lf sa, sb;
-            pair_separations(a, b, na, nb, &sa, &sb);
-            slot_sweep_step(a, b, sa, sb, fvx, fvy, pos, live, job->sweep);
-        }
+        sweep_one_pass(rec, list, base, idx, n, na, nb, va, ma, vb, mb, job->sweep);
         return;
     }
     size_t ruled = SIFT; /* as run_slots */
@@ -885,10 +899,12 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
         const uint16_t *si = idx ? idx + i0 : NULL;
         size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
         size_t m = n - i0 < SIFT ? n - i0 : SIFT;
+        if (ruled < SIFT_MIN_SWEEP) {
+            ruled = sweep_one_pass(rec, sl, sbase, si, m, na, nb, va, ma, vb, mb, job->sweep);
+            continue;
+        }
         _Alignas(64) float gap[SIFT + 1][8];
         float wv[SIFT + 1][2]; /* B's displacement relative to A */
-        int sift = ruled >= SIFT_MIN_SWEEP;
-        ruled = 0;
         uint64_t kept = 0;
         for (size_t i = 0; i < m; i += SEPAX_P) {
             size_t pos[SEPAX_P];
@@ -897,17 +913,6 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
             for (int p = 0; p < SEPAX_P; p++) {
                 wv[i + (size_t)p][0] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
                 wv[i + (size_t)p][1] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
-            }
-            if (!sift) { /* one pass */
-                float fvx[SEPAX_P], fvy[SEPAX_P];
-                for (int p = 0; p < SEPAX_P; p++) {
-                    fvx[p] = wv[i + (size_t)p][0];
-                    fvy[p] = wv[i + (size_t)p][1];
-                }
-                lf sa, sb;
-                pair_separations(a, b, na, nb, &sa, &sb);
-                ruled += (size_t)slot_sweep_step(a, b, sa, sb, fvx, fvy, pos, live, job->sweep);
-                continue;
             }
             lf sa = plane_gaps(a, b, nb);
             lf_store2(sa, gap[i], gap[i + 1]);
@@ -918,7 +923,6 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
                 memset(&job->sweep[pos[p]], 0, sizeof job->sweep[pos[p]]);
             }
         }
-        if (!sift) continue;
         ruled = m - (size_t)__builtin_popcountll(kept);
         while (kept) {
             size_t pos[SEPAX_P], k[SEPAX_P];
