@@ -34,6 +34,17 @@ extern "C" {
 /// finite, so no overflow can turn an answer into NaN or Inf.
 #define SEPAX_COORD_LIMIT 1.0e18f
 
+/// Most bytes of the calling thread's stack any sepax call takes, in an optimized build
+/// (-O1 and up, as meson's release and debugoptimized), every backend included; a
+/// caller's scheduler's tasks (sepax_scheduler) take no more on their threads. For job
+/// systems and fibers with small stacks: give such a thread at least this much (plus the
+/// caller's own frames). The deepest calls are pair queries over lists longer than 1024
+/// pairs (sorted in 4096-pair chunks on the stack: about 57 KiB measured with AVX2, 64 KiB
+/// with the scalar backend); a frame's pairs go in batches of at most 768 (about 35 KiB).
+/// tests/stack_driver.c runs every call on a stack of exactly this size. Unoptimized (-O0)
+/// builds are not covered. The built-in scheduler's threads have the system's default.
+#define SEPAX_STACK_BYTES (96u * 1024u)
+
 /// Every call that can fail returns one of these. Negative values are errors.
 typedef enum sepax_status {
     SEPAX_OK = 0,                  ///< success

@@ -314,3 +314,13 @@ sepax_status wl_copy_view(const sepax_shapes *store, uint32_t id, wl_view_copy *
     memcpy(out->c, v.c, sizeof out->c);
     return SEPAX_OK;
 }
+
+void wl_shuffle_pairs(sepax_pair *pairs, size_t n, uint64_t seed) {
+    wl_rng r = {seed ^ 0x5eed5eedu};
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(wl_next(&r) % i);
+        sepax_pair t = pairs[i - 1];
+        pairs[i - 1] = pairs[j];
+        pairs[j] = t;
+    }
+}

@@ -49,6 +49,11 @@ void wl_bench_motion(const sepax_shapes *store, const sepax_pair *pairs, size_t 
 
 sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepax_pair *pairs);
 
+/* wl_make_pairs lists the pairs that miss first and those that overlap after. This mixes
+ * them: a fixed Fisher-Yates permutation drawn from seed ^ 0x5eed5eed (the benchmarks'
+ * --shuffle), so per-block choices and branches meet a realistic order. */
+void wl_shuffle_pairs(sepax_pair *pairs, size_t n, uint64_t seed);
+
 /* Turn every shape of the store by a random angle about its own centre and
  * nudge it by up to 0.25, then update: the shapes stay grid neighbours but
  * their world data comes from poses. */

@@ -5,7 +5,11 @@
  * pairs: the benchmark's default store (tests/workload.c, 4096 polygons of 3-8 vertices,
  * identity poses) and 1M neighbour pairs, half of them overlapping.
  *
- *   sepax-bench-peers [--pairs N] [--reps N] [--shapes N] [--seed S] [--json]
+ *   sepax-bench-peers [--pairs N] [--reps N] [--shapes N] [--seed S] [--shuffle] [--json]
+ *
+ * --shuffle mixes the misses and the hits (wl_shuffle_pairs, as sepax-bench --shuffle): the
+ * workload lists every miss first, which flatters any branch on a pair's outcome, sepax's
+ * per-block choices and Box2D's early return after A's edges alike.
  *
  * The peers get the same shapes: each one's local vertices (sepax_shapes_local), radius 0, and
  * its pose. Box2D is timed twice: b2CollidePolygons alone (its manifold in the reference body's
@@ -31,6 +35,7 @@ typedef struct opts {
     wl_config cfg;
     int reps;
     int json;
+    int shuffle;
 } opts;
 
 static double now_ns(void) {
@@ -40,17 +45,23 @@ static double now_ns(void) {
 }
 
 static void usage(const char *argv0) {
-    fprintf(stderr, "usage: %s [--pairs N] [--reps N] [--shapes N] [--seed S] [--json]\n", argv0);
+    fprintf(stderr,
+            "usage: %s [--pairs N] [--reps N] [--shapes N] [--seed S] [--shuffle] [--json]\n",
+            argv0);
     exit(2);
 }
 
 static opts parse(int argc, char **argv) {
-    opts o = {wl_default(), 7, 0};
+    opts o = {wl_default(), 7, 0, 0};
     o.cfg.kinds = WL_POLYGONS; /* sharp polygons only: what both peers collide */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--json") == 0) {
             o.json = 1;
+            continue;
+        }
+        if (strcmp(a, "--shuffle") == 0) {
+            o.shuffle = 1;
             continue;
         }
         if (!v) usage(argv[0]);
@@ -187,8 +198,12 @@ int main(int argc, char **argv) {
         return 1;
     }
     if (wl_fill_store(w.store, &o.cfg) != SEPAX_OK ||
-        wl_make_pairs(w.store, &o.cfg, w.pairs) != SEPAX_OK ||
-        sepax_overlap(w.store, w.pairs, w.n, hit) != SEPAX_OK) {
+        wl_make_pairs(w.store, &o.cfg, w.pairs) != SEPAX_OK) {
+        fprintf(stderr, "could not build the workload\n");
+        return 1;
+    }
+    if (o.shuffle) wl_shuffle_pairs(w.pairs, w.n, o.cfg.seed);
+    if (sepax_overlap(w.store, w.pairs, w.n, hit) != SEPAX_OK) {
         fprintf(stderr, "could not build the workload\n");
         return 1;
     }
@@ -279,9 +294,9 @@ int main(int argc, char **argv) {
     if (o.json) {
         printf("{\n  \"workload\": {\"shapes\": %u, \"pairs\": %zu, \"min_verts\": %d, "
                "\"max_verts\": %d, \"overlap_actual\": %.4f, \"seed\": %llu, \"reps\": %d, "
-               "\"box2d_hulls_differing\": %zu},\n",
+               "\"box2d_hulls_differing\": %zu, \"shuffled\": %s},\n",
                o.cfg.shapes, w.n, o.cfg.min_verts, o.cfg.max_verts, (double)overlaps / (double)w.n,
-               (unsigned long long)o.cfg.seed, o.reps, hull_differs);
+               (unsigned long long)o.cfg.seed, o.reps, hull_differs, o.shuffle ? "true" : "false");
         printf("  \"equivalent\": %s,\n  \"checksum\": \"%016llx\",\n  \"results\": [\n",
                mismatch ? "false" : "true", (unsigned long long)checksum);
         for (int r = 0; r < nrows; r++) {
@@ -298,9 +313,10 @@ int main(int argc, char **argv) {
         printf("  ]\n}\n");
     } else {
         printf("contact manifolds, workload: %u sharp polygons (%d-%d vertices), %zu pairs, "
-               "%.1f%% overlapping (sepax_overlap); fastest of %d reps\n",
+               "%.1f%% overlapping (sepax_overlap), %s; fastest of %d reps\n",
                o.cfg.shapes, o.cfg.min_verts, o.cfg.max_verts, w.n,
-               100.0 * (double)overlaps / (double)w.n, o.reps);
+               100.0 * (double)overlaps / (double)w.n,
+               o.shuffle ? "shuffled" : "misses listed first", o.reps);
         printf("every sepax backend bit-identical to the reference: %s\n", mismatch ? "NO" : "yes");
         if (box2d_row[Q_MANIFOLD] >= 0 && hull_differs)
             printf("Box2D's hull differs from sepax's polygon for %zu shapes\n", hull_differs);
