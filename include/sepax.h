@@ -34,15 +34,15 @@ extern "C" {
 /// finite, so no overflow can turn an answer into NaN or Inf.
 #define SEPAX_COORD_LIMIT 1.0e18f
 
-/// Most bytes of the calling thread's stack any sepax call takes, in an optimized build
-/// (-O1 and up, as meson's release and debugoptimized), every backend included; a
-/// caller's scheduler's tasks (sepax_scheduler) take no more on their threads. For job
-/// systems and fibers with small stacks: give such a thread at least this much (plus the
-/// caller's own frames). The deepest calls are pair queries over lists longer than 1024
-/// pairs (sorted in 4096-pair chunks on the stack: about 57 KiB measured with AVX2, 64 KiB
-/// with the scalar backend); a frame's pairs go in batches of at most 768 (about 35 KiB).
-/// tests/stack_driver.c runs every call on a stack of exactly this size. Unoptimized (-O0)
-/// builds are not covered. The built-in scheduler's threads have the system's default.
+/// Most bytes of the calling thread's stack any sepax call takes in a release build
+/// (sepax's default; -O0 is not covered), and what a task of a caller's sepax_scheduler takes on
+/// its thread. For job systems and fibers with small stacks: give such a thread at least this
+/// much plus the caller's own frames. Measured by tests/stack_driver.c, which runs every call
+/// on a stack of this size over a guard, on the scalar, SSE2, SSE4.1, AVX2 and NEON backends
+/// (the AVX-512 copies were sized by gcc's -fstack-usage only). The deepest calls are pair
+/// queries over lists longer than 1024 pairs, each 4096-pair chunk sorted in buffers on the
+/// stack: about 63 KiB with the scalar backend, 56 KiB with AVX2 (KiB: 1024 bytes). The
+/// built-in scheduler's threads have the system's default stack.
 #define SEPAX_STACK_BYTES (96u * 1024u)
 
 /// Every call that can fail returns one of these. Negative values are errors.

@@ -6,7 +6,7 @@
 #  4. aarch64 cross build: the NEON kernel against the reference under
 #     qemu-user, 1M random pairs per shape mix at three margins (the plain
 #     driver: Criterion's runner hangs
-#     under qemu-aarch64)
+#     under qemu-aarch64), and the stack driver (SEPAX_STACK_BYTES)
 #  5. checks: exported symbols, no fused multiply-add in the library,
 #     clang-format, install + pkg-config consumer, meson subproject consumer
 #  6. valgrind memcheck: the Criterion suites and the equivalence driver
@@ -63,6 +63,7 @@ ln -s /usr/include/simde "$inc/simde" # the cross compiler does not search /usr/
 ninja -C build-test-neon
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-equiv --rounds 1
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-example
+qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-stack
 
 step "5/7 symbols, arithmetic, format, packaging"
 bad=$(nm -D --defined-only build-test-gcc/kernel/libsepax.so | awk '{print $3}' | grep -v '^sepax_' || true)
