@@ -557,7 +557,7 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
                                     float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
     const size_t least = collide ? SIFT_MIN_COLLIDE : SIFT_MIN_OVERLAP;
-    if (least > SIFT) { /* never sifts: one pass, no blocks, no counts */
+    if (least > SIFT) { /* never sifts: one pass, no blocks (its miss count unused) */
         slots_one_pass(rec, list, base, idx, n, na, nb, collide, margin, hit, out, axis);
         return;
     }
