@@ -238,7 +238,9 @@ static size_t stack_used(const call *c, world *w, size_t size, int *err, sepax_s
     long min = sysconf(_SC_THREAD_STACK_MIN);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t given = min > 0 && (size_t)min > size ? ((size_t)min + page - 1) / page * page : size;
-    size_t total = GUARD + given, below = total - size;
+    /* with pages larger than 4 KiB the guard starts at the page boundary below the stack's
+     * `size` bytes, up to a page lower */
+    size_t total = GUARD + given, below = (total - size) / page * page;
     *status = SEPAX_OK;
     unsigned char *map =
         mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -246,7 +248,7 @@ static size_t stack_used(const call *c, world *w, size_t size, int *err, sepax_s
         *err = errno;
         return 0;
     }
-    unsigned char *stack = map + below;
+    unsigned char *stack = map + (total - size);
     size_t used = 0;
     job j = {c, w, SEPAX_OK};
     pthread_attr_t attr;
