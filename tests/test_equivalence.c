@@ -2,8 +2,8 @@
  * rounds of 1M pairs per shape mix (polygons, mixed kinds, circles; overlap,
  * collide and contact manifolds at three margins, sweeps, plus one-vs-many),
  * the adversarial store, every batch size with marker bytes, and the same
- * again with denormals flushed. SEPAX_TEST_ROUNDS lowers the rounds for a
- * quick local run; CI uses the default. */
+ * again with denormals flushed. SEPAX_TEST_ROUNDS lowers the rounds: CI runs
+ * one (tools/test.sh, to fit its time limit). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
