@@ -626,11 +626,11 @@ static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, che
     return bad;
 }
 
-/* Pairs of a posed store, half touching (cfg->overlap), as wl_make_pairs makes them for a
- * laid-out one. Poses scatter the shapes, so neighbouring ids are no longer neighbours and
- * almost no random pair touches (about 1 in 1500 here): wl_make_pairs would draw millions
- * of pairs to fill its quota of hits. So B is drawn from the 3 x 3 cells around A's centre,
- * in a grid of cells as wide as the widest box. */
+/* Pairs of a posed store, cfg->overlap of them touching, as wl_make_pairs makes them for a
+ * laid-out one (of any kinds: cfg->pair_a and pair_b are not looked at). Poses scatter the shapes,
+ * so neighbouring ids are no longer neighbours and almost no random pair touches (about 1 in 1500
+ * here): wl_make_pairs would draw millions of pairs to fill its quota of hits. So B is drawn from
+ * the 3 x 3 cells around A's centre, in a grid of cells as wide as the widest box. */
 static int make_posed_pairs(const sepax_shapes *s, const wl_config *cfg, sepax_pair *pairs) {
     uint32_t count = sepax_shapes_count(s);
     float *cx = malloc(count * sizeof *cx), *cy = malloc(count * sizeof *cy);
@@ -646,11 +646,15 @@ static int make_posed_pairs(const sepax_shapes *s, const wl_config *cfg, sepax_p
         hi_x = fmaxf(hi_x, cx[i]);
         hi_y = fmaxf(hi_y, cy[i]);
     }
-    uint32_t gx = count && cell > 0.0f ? (uint32_t)((hi_x - lo_x) / cell) + 1u : 1u;
-    uint32_t gy = count && cell > 0.0f ? (uint32_t)((hi_y - lo_y) / cell) + 1u : 1u;
-    uint32_t *start = cx && cy && gx <= 4096 && gy <= 4096 ? calloc((size_t)gx * gy + 1, 4) : NULL;
+    /* the grid's size in cells, checked as floats before any conversion */
+    float span_x = cell > 0.0f ? (hi_x - lo_x) / cell : -1.0f;
+    float span_y = cell > 0.0f ? (hi_y - lo_y) / cell : -1.0f;
+    int sized = cx && cy && count >= 2 && span_x >= 0.0f && span_x < 4096.0f && span_y >= 0.0f &&
+                span_y < 4096.0f;
+    uint32_t gx = sized ? (uint32_t)span_x + 1u : 1u, gy = sized ? (uint32_t)span_y + 1u : 1u;
+    uint32_t *start = sized ? calloc((size_t)gx * gy + 1, 4) : NULL;
     uint32_t *ids = malloc(count * sizeof *ids), *cell_of = malloc(count * sizeof *cell_of);
-    int ok = start && ids && cell_of && count >= 2;
+    int ok = start && ids && cell_of;
     if (ok) {
         /* a counting sort of the ids by cell */
         for (uint32_t i = 0; i < count; i++) {

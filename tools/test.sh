@@ -9,9 +9,9 @@
 #     under qemu-aarch64), and the stack driver (SEPAX_STACK_BYTES)
 #  5. checks: exported symbols, no fused multiply-add in the library,
 #     clang-format, install + pkg-config consumer, meson subproject consumer
-#  6. valgrind memcheck: the Criterion suites and the equivalence driver
-#     (one random round of 20k pairs per store), zero reports; helgrind on
-#     the many-threads test (no data race)
+#  6. valgrind memcheck: the Criterion suites and the plain drivers (one
+#     random round of 20k pairs per store), zero reports, definite leaks
+#     included; helgrind on the many-threads test (no data race)
 #  7. libFuzzer (the stage 3 build): each target FUZZ_SECONDS (60) from
 #     its committed seed corpus; any finding fails
 # Build folders are build-test-*; set KEEP=1 to reuse them between runs.
@@ -21,10 +21,12 @@
 #  - the equivalence tests run 1 random round (1M pairs a store mix, SEPAX_TEST_ROUNDS=1)
 #    rather than the 3 of a plain `meson test`;
 #  - the equivalence driver's meson test (suite equiv-driver) repeats test_equivalence's
-#    checks without Criterion, so the native stages leave it out; stage 4 runs the driver;
+#    checks without Criterion, so the native stages leave it out; stage 4 runs the driver
+#    (leaks in the checks they share are valgrind's to find, in test_equivalence);
 #  - the emulated kernel copies (SIMDe, test-only) are compiled and run by gcc (stages 1
 #    and 6), not again by clang;
-#  - stages 3 and 7 share one sanitizer build.
+#  - stages 3 and 7 share one sanitizer build (so stage 3's tests also carry libFuzzer's
+#    coverage instrumentation, -fsanitize=fuzzer-no-link, which changes no result).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -131,6 +133,8 @@ valgrind --tool=helgrind --error-exitcode=1 -q build-test-gcc/tests/sepax-thread
 
 step "7/7 libFuzzer"
 for t in polygon queries poses; do
+  # (a KEEP=1 folder from before the fuzz targets were part of it would lack them)
+  [ -x build-test-asan/tests/fuzz_$t ] || { echo "fuzz_$t was not built"; exit 1; }
   work=$(mktemp -d)
   cp tests/fuzz/corpus/$t/* "$work/"
   build-test-asan/tests/fuzz_$t -max_total_time="${FUZZ_SECONDS:-60}" -print_final_stats=1 \
