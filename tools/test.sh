@@ -25,8 +25,9 @@
 #    (leaks in the checks they share are valgrind's to find, in test_equivalence);
 #  - the emulated kernel copies (SIMDe, test-only) are compiled and run by gcc (stages 1
 #    and 6), not again by clang;
-#  - stages 3 and 7 share one sanitizer build (so stage 3's tests also carry libFuzzer's
-#    coverage instrumentation, -fsanitize=fuzzer-no-link, which changes no result).
+#  - stages 3 and 7 share one sanitizer build; in it the kernel copies build at -O0
+#    (kernel/meson.build: at -O2 UBSan made each take minutes) and carry no libFuzzer
+#    coverage instrumentation (meson.build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
