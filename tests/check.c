@@ -671,10 +671,9 @@ static int make_posed_pairs(const sepax_shapes *s, const wl_config *cfg, sepax_p
             free(fill);
         }
     }
-    size_t want_hits = (size_t)llround((double)cfg->pairs * cfg->overlap);
-    size_t want_miss = cfg->pairs - want_hits, n = 0;
+    wl_quota q = wl_quota_of(cfg);
     wl_rng r = {cfg->seed ^ 0x9e3779b97f4a7c15ull};
-    for (size_t tries = 0; ok && n < cfg->pairs; tries++) {
+    for (size_t tries = 0; ok && q.n < cfg->pairs; tries++) {
         uint32_t a = (uint32_t)(wl_next(&r) % count), b;
         if (tries > 64 * cfg->pairs + 1000) {
             ok = 0; /* the store has too few touching neighbours: say so, do not spin */
@@ -682,7 +681,7 @@ static int make_posed_pairs(const sepax_shapes *s, const wl_config *cfg, sepax_p
         }
         int x = (int)(cell_of[a] % gx) + wl_range(&r, -1, 1);
         int y = (int)(cell_of[a] / gx) + wl_range(&r, -1, 1);
-        if (want_hits == 0) {
+        if (q.hits == 0) {
             b = (uint32_t)(wl_next(&r) % count); /* misses: any shape will mostly do */
         } else {
             if (x < 0 || y < 0 || x >= (int)gx || y >= (int)gy) continue;
@@ -691,16 +690,7 @@ static int make_posed_pairs(const sepax_shapes *s, const wl_config *cfg, sepax_p
             b = ids[start[c] + (uint32_t)(wl_next(&r) % members)];
         }
         if (b == a) continue;
-        sepax_pair p = {a, b};
-        uint8_t hit = 0;
-        sepax_ref_overlap(s, &p, 1, &hit);
-        if (hit && want_hits) {
-            want_hits--;
-            pairs[n++] = p;
-        } else if (!hit && want_miss) {
-            want_miss--;
-            pairs[n++] = p;
-        }
+        wl_quota_offer(s, (sepax_pair){a, b}, &q, pairs);
     }
     free(cx);
     free(cy);

@@ -119,17 +119,34 @@ sepax_status wl_fill_store(sepax_shapes *store, const wl_config *cfg) {
     return SEPAX_OK;
 }
 
+wl_quota wl_quota_of(const wl_config *cfg) {
+    size_t hits = (size_t)llround((double)cfg->pairs * cfg->overlap);
+    wl_quota q = {hits, cfg->pairs - hits, 0};
+    return q;
+}
+
+void wl_quota_offer(const sepax_shapes *store, sepax_pair p, wl_quota *q, sepax_pair *pairs) {
+    uint8_t hit = 0;
+    sepax_ref_overlap(store, &p, 1, &hit);
+    if (hit && q->hits) {
+        q->hits--;
+        pairs[q->n++] = p;
+    } else if (!hit && q->misses) {
+        q->misses--;
+        pairs[q->n++] = p;
+    }
+}
+
 sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepax_pair *pairs) {
     wl_rng r = {cfg->seed ^ 0xabcdef12345ull};
     uint32_t count = sepax_shapes_count(store);
     if (count < 2) return SEPAX_ERR_COUNT;
     uint32_t side = (uint32_t)ceil(sqrt((double)count));
-    size_t want_hits = (size_t)llround((double)cfg->pairs * cfg->overlap);
-    size_t want_miss = cfg->pairs - want_hits, n = 0;
+    wl_quota q = wl_quota_of(cfg);
     /* Draw neighbours within two grid cells and keep each by what the
      * reference says, until both quotas are met. Far shapes fill the miss
      * quota when near ones run short. */
-    for (size_t tries = 0; n < cfg->pairs; tries++) {
+    for (size_t tries = 0; q.n < cfg->pairs; tries++) {
         uint32_t a = (uint32_t)(wl_next(&r) % count);
         int64_t b = (int64_t)a + wl_range(&r, -2, 2) + (int64_t)wl_range(&r, -2, 2) * side;
         if (tries > 64 * cfg->pairs + 1000) b = (int64_t)(wl_next(&r) % count);
@@ -144,15 +161,7 @@ sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepa
             if (!fit && !swapped) continue;
             if (!fit) p = (sepax_pair){p.b, p.a};
         }
-        uint8_t hit = 0;
-        sepax_ref_overlap(store, &p, 1, &hit);
-        if (hit && want_hits) {
-            want_hits--;
-            pairs[n++] = p;
-        } else if (!hit && want_miss) {
-            want_miss--;
-            pairs[n++] = p;
-        }
+        wl_quota_offer(store, p, &q, pairs);
     }
     return SEPAX_OK;
 }

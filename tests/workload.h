@@ -49,6 +49,15 @@ void wl_bench_motion(const sepax_shapes *store, const sepax_pair *pairs, size_t 
 
 sepax_status wl_make_pairs(const sepax_shapes *store, const wl_config *cfg, sepax_pair *pairs);
 
+/* A pair list filled to a quota of touching pairs and one of apart pairs, by what the
+ * reference says of each pair offered (wl_make_pairs; check.c's pairs of a posed store). */
+typedef struct wl_quota {
+    size_t hits, misses, n; /* still wanted, and kept so far */
+} wl_quota;
+wl_quota wl_quota_of(const wl_config *cfg);
+/* Appends p to pairs when its answer's quota has room. */
+void wl_quota_offer(const sepax_shapes *store, sepax_pair p, wl_quota *q, sepax_pair *pairs);
+
 /* wl_make_pairs lists the pairs that miss first and those that overlap after. This mixes
  * them: a fixed Fisher-Yates permutation drawn from seed ^ 0x5eed5eed (the benchmarks'
  * --shuffle), so per-block choices and branches meet a realistic order. */
