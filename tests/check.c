@@ -18,6 +18,18 @@ size_t test_pairs(size_t dflt) {
     return n > 0 && n < dflt ? n : dflt;
 }
 
+int test_kernel_left_out(const char *name) {
+    const char *list = getenv("SEPAX_TEST_SKIP_KERNELS");
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && strncmp(p, name, len) == 0) return 1;
+        p = end ? end + 1 : p + n;
+    }
+    return 0;
+}
+
 const test_kernel *find_test_kernel(const char *name) {
     for (int i = 0; i < test_kernel_count(); i++)
         if (strcmp(test_kernel_at(i)->name, name) == 0) return test_kernel_at(i);

@@ -22,6 +22,11 @@ int test_kernel_count(void);
 const test_kernel *test_kernel_at(int i);
 const test_kernel *find_test_kernel(const char *name);
 
+/* Whether SEPAX_TEST_SKIP_KERNELS (names, comma-separated) leaves this copy out: the
+ * valgrind stage of tools/test.sh leaves out the emulated copies whose lanes a native or
+ * another emulated copy already runs there. */
+int test_kernel_left_out(const char *name);
+
 typedef struct check_msg {
     char text[512];
 } check_msg;
