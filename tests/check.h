@@ -22,9 +22,10 @@ int test_kernel_count(void);
 const test_kernel *test_kernel_at(int i);
 const test_kernel *find_test_kernel(const char *name);
 
-/* Whether SEPAX_TEST_SKIP_KERNELS (names, comma-separated) leaves this copy out: the
- * valgrind stage of tools/test.sh leaves out the emulated copies whose lanes a native or
- * another emulated copy already runs there. */
+/* Whether SEPAX_TEST_SKIP_KERNELS (names, comma-separated) leaves this copy out of the
+ * equivalence tests (test_equivalence.c; the other tests still run every copy): the valgrind
+ * stage of tools/test.sh leaves out the emulated copies whose lanes a native or another
+ * emulated copy already runs there. */
 int test_kernel_left_out(const char *name);
 
 typedef struct check_msg {

@@ -94,7 +94,7 @@ static void judge(const sepax_shapes *s, const sepax_ray *rays, const uint32_t *
 static void brute_force(int kinds, int posed) {
     wl_config cfg = wl_default();
     cfg.kinds = kinds;
-    cfg.pairs = test_pairs(200000) / 40; /* 5k; 500 under valgrind (SEPAX_TEST_PAIRS) */
+    cfg.pairs = test_pairs(200000) / 40; /* 5k; 500 under sanitizers, valgrind */
     cfg.overlap = 0.1;
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
