@@ -217,9 +217,9 @@ SEPAX_API uint32_t sepax_shapes_id(const sepax_shapes *store, uint32_t index);
 
 /// Add a convex polygon, in its own (local) coordinates, with the identity pose: until a pose
 /// is set and sepax_shapes_update runs, local coordinates are world coordinates. Clockwise input is
-/// stored counter-clockwise; points closer than 2^-20 of the polygon's size to the previous one are
-/// merged; vertices on a straight edge are dropped. On success writes the new id to *out_id. On any
-/// error nothing is added and *out_id is left untouched.
+/// stored counter-clockwise; points within 2^-20 of the polygon's size (in x and in y) of the
+/// previous one are merged; vertices on a straight edge are dropped. On success writes the new id
+/// to *out_id. On any error nothing is added and *out_id is left untouched.
 SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points,
                                                 int count, uint32_t *out_id);
 
@@ -239,7 +239,7 @@ SEPAX_API sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 
 
 /// Add a box centred on its local origin, 2*half_width by 2*half_height, axis-aligned in
 /// its own frame (its pose orients it). Half extents > 0 (else SEPAX_ERR_BAD_SIZE); a box with
-/// one half extent below 2^-20 of the other is too thin to have edges (SEPAX_ERR_TOO_FEW_POINTS).
+/// one half extent at most 2^-20 of the other is too thin to have edges (SEPAX_ERR_TOO_FEW_POINTS).
 SEPAX_API sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_width,
                                             float half_height, uint32_t *out_id);
 
@@ -280,7 +280,7 @@ SEPAX_API sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t 
 
 /// Convex hull of `count` points (3..SEPAX_HULL_MAX_POINTS) into out[0..*out_count),
 /// counter-clockwise from the lowest-x (then lowest-y) vertex; `out` holds SEPAX_MAX_VERTS.
-/// Points closer than 2^-20 of the set's size are one point, points on a hull edge are
+/// Points within 2^-20 of the set's size (in x and in y) are one point, points on a hull edge are
 /// dropped, and the result is always accepted by sepax_shapes_add_polygon. A hull that needs
 /// more than SEPAX_MAX_VERTS vertices is SEPAX_ERR_TOO_MANY_VERTS, never truncated. On any
 /// error `out` and *out_count are untouched.
@@ -397,10 +397,11 @@ SEPAX_API sepax_status sepax_collide_manifold_opt(const sepax_shapes *store,
                                                   const sepax_query_options *options,
                                                   sepax_manifold *out);
 
-/// Largest |velocity| component sepax_sweep takes (SEPAX_ERR_RANGE beyond): its arithmetic
-/// squares products of positions and velocities, which must stay finite. Sweeps of shapes
-/// farther than this from the origin are deterministic (the same bits on every backend) but
-/// may miss.
+/// Largest |velocity| component sepax_sweep takes (SEPAX_ERR_RANGE beyond), and the largest
+/// ray direction component and max_fraction: the arithmetic squares products of positions,
+/// radii and velocities, which must stay finite. Sweeps and rays of shapes (radius included)
+/// or from origins farther than this from the origin are deterministic (the same bits on
+/// every backend) but unspecified: they may miss, or hit at t = 0 shapes that never meet.
 #define SEPAX_SWEEP_LIMIT 1.0e9f
 
 /// Result of sepax_sweep for one pair.

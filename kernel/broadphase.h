@@ -200,8 +200,13 @@ static inline void sepax_bp_for_shapes(const sepax_broadphase *bp, uint32_t shap
 /* Scratch that is rebuilt before every use: the old contents are dropped. */
 int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, size_t elem);
 
+/* Bytes of one grid-build task's record (grid.c), for sepax_broadphase_stats. */
+size_t sepax_bp_part_bytes(void);
+
 /* The built-in scheduler: threads - 1 helper threads and the caller. */
 sepax_pool *sepax_pool_create(uint32_t threads, const sepax_allocator *mem);
+/* Bytes a pool holds from its allocator (one block, whatever the thread count). */
+size_t sepax_pool_bytes(void);
 void sepax_pool_destroy(sepax_pool *pool, const sepax_allocator *mem);
 void sepax_pool_parallel_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user);
 /* The frame is over: helpers sleep now rather than spin for the next step (NULL: nothing). */

@@ -719,6 +719,7 @@ sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadp
     bytes += bp->cap_redo * sizeof(uint32_t) + bp->cap_tasks * sizeof(bp_task);
     bytes += bp->cap_sort_at * sizeof(uint32_t);
     bytes += bp->cap_marks + bp->cap_marked * sizeof(uint32_t);
+    bytes += bp->cap_parts * sepax_bp_part_bytes() + (bp->pool ? sepax_pool_bytes() : 0);
     for (size_t i = 0; i < bp->cap_chunks; i++) {
         const bp_chunk *c = &bp->chunks[i];
         bytes += c->cap * (sizeof(sepax_pair) + (c->hits ? sizeof(sepax_hit) : 0) +

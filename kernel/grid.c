@@ -83,6 +83,8 @@ typedef struct build_part {
     uint32_t group_at[BP_GROUPS + 2];
 } build_part;
 
+size_t sepax_bp_part_bytes(void) { return sizeof(build_part); }
+
 /* A shape's filter among its part's (build_part.filter): 0 .. BP_GROUPS - 1, or past them
  * (too many: one group), or a large shape. Kept per shape from the classifying pass to
  * keys_step in the mask column, which columns_step fills only after the sort. */

@@ -267,16 +267,17 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
         uint32_t r0 = sepax_grid_row(bp, ya < yb ? ya : yb),
                  r1 = sepax_grid_row(bp, ya > yb ? ya : yb);
         r0 -= r0 > 0;
-        for (uint32_t r = r0; r <= r1; r++) {
-            /* the shapes keyed in row r span y from the row's lower edge to a cell above
-             * its upper edge: the part of the ray there, its columns, one run */
-            double s0 = t0, s1 = t1;
-            double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
-            if (!clip(oy, dy, lo - cell * 1e-3, hi + cell * 1e-3, &s0, &s1)) continue;
-            sepax_box_probe pr = ray_box(bp, ray, s0, s1);
-            bp_span sp = sepax_grid_span(bp, pr.lox, pr.loy, pr.hix, pr.hiy); /* its columns */
-            for (uint32_t g = 0; g < bp->ngroups; g++) {
-                const uint32_t *start = bp->start + (size_t)g * bp->ncells;
+        /* grid order, as the other queries: filter group by group, each row by row */
+        for (uint32_t g = 0; g < bp->ngroups; g++) {
+            const uint32_t *start = bp->start + (size_t)g * bp->ncells;
+            for (uint32_t r = r0; r <= r1; r++) {
+                /* the shapes keyed in row r span y from the row's lower edge to a cell above
+                 * its upper edge: the part of the ray there, its columns, one run */
+                double s0 = t0, s1 = t1;
+                double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
+                if (!clip(oy, dy, lo - cell * 1e-3, hi + cell * 1e-3, &s0, &s1)) continue;
+                sepax_box_probe pr = ray_box(bp, ray, s0, s1);
+                bp_span sp = sepax_grid_span(bp, pr.lox, pr.loy, pr.hix, pr.hiy); /* columns */
                 scan(bp, store, k, &pr, start[r * bp->nx + sp.x0], start[r * bp->nx + sp.x1 + 1],
                      take_ray, &c);
             }

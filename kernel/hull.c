@@ -36,7 +36,7 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     sepax_status st = sepax_points_check(points, count);
     if (st != SEPAX_OK) return st;
 
-    pt p[SEPAX_HULL_MAX_POINTS]; /* with v below, 18 KB of stack at most */
+    pt p[SEPAX_HULL_MAX_POINTS]; /* with v below, 26 KB of stack at most */
     short h[2 * SEPAX_HULL_MAX_POINTS];
     for (int i = 0; i < count; i++) p[i] = (pt){points[i].x, points[i].y};
     double size = sepax_points_extent(p, count);
@@ -55,7 +55,9 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     }
     k--; /* the upper chain ends on the first point */
 
-    pt v[SEPAX_HULL_MAX_POINTS + 1]; /* a hull has at most count + 1 chain entries */
+    /* As many as h: exactly, a hull has at most count + 1 chain entries, but the turn test
+     * rounds for widely spread floats and may keep a point in both chains. */
+    pt v[2 * SEPAX_HULL_MAX_POINTS];
     for (int i = 0; i < k; i++) v[i] = p[h[i]];
     k = sepax_points_weld(v, k, tol);
     if (k >= 3) {

@@ -49,19 +49,25 @@ int sepax_points_weld(pt *p, int n, double tol) {
 }
 
 /* Zero area has two causes: points on one line, or an outline that crosses
- * itself so its lobes cancel (a bow tie). Tell them apart for the caller. */
+ * itself so its lobes cancel (a bow tie). Tell them apart for the caller. The
+ * line is the one through the two points farthest apart: through the first
+ * point instead, an obtuse sliver's far corner could stand off it by more than
+ * the tolerance while every point is within it of the longest side. */
 static int on_one_line(const pt *p, int n, double size) {
-    int far = 0;
+    int from = 0, far = 0;
     double best = 0.0;
-    for (int i = 1; i < n; i++) {
-        double d = dist(p[0], p[i]);
-        if (d > best) {
-            best = d;
-            far = i;
+    for (int i = 0; i < n; i++) {
+        for (int k = i + 1; k < n; k++) {
+            double d = dist(p[i], p[k]);
+            if (d > best) {
+                best = d;
+                from = i;
+                far = k;
+            }
         }
     }
-    for (int i = 1; i < n; i++)
-        if (fabs(cross3(p[0], p[far], p[i])) > REL_TOL * size * best) return 0;
+    for (int i = 0; i < n; i++)
+        if (fabs(cross3(p[from], p[far], p[i])) > REL_TOL * size * best) return 0;
     return 1;
 }
 
@@ -85,17 +91,26 @@ static double twice_area(const pt *p, int n) {
     return a;
 }
 
-/* Remove vertices where the outline goes straight on (a flat turn that keeps
- * direction). A flat turn that reverses direction is a spike: not convex. */
+/* Remove vertices where the outline goes straight on: a vertex within 2^-20 of the size of
+ * the line through its neighbours, the turn keeping direction. A turn back along the
+ * incoming edge (the shorter edge's far end within that distance of the longer edge's line)
+ * is a spike: not convex. Both measure a distance to a line, as check_convex does, so a thin
+ * but valid polygon (which passed the area test) is not taken for a spike at a sharp corner. */
 sepax_status sepax_points_drop_straight(pt *p, int *n, double size) {
     int changed = 1;
     while (changed && *n >= 3) {
         changed = 0;
         for (int i = 0; i < *n; i++) {
             pt a = p[(i + *n - 1) % *n], b = p[i], c = p[(i + 1) % *n];
-            double la = dist(a, b), lc = dist(b, c);
-            if (fabs(cross3(a, b, c)) > REL_TOL * size * (la + lc)) continue;
-            if (dot3(a, b, c) < 0.0) return SEPAX_ERR_NONCONVEX;
+            double cr = fabs(cross3(a, b, c));
+            if (dot3(a, b, c) < 0.0) {
+                double la = dist(a, b), lc = dist(b, c);
+                /* a triangle folded onto a line is only thin: every triangle is convex */
+                if (cr <= REL_TOL * size * (la > lc ? la : lc))
+                    return *n == 3 ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_NONCONVEX;
+                continue;
+            }
+            if (cr > REL_TOL * size * dist(a, c)) continue;
             for (int k = i; k + 1 < *n; k++) p[k] = p[k + 1];
             (*n)--;
             changed = 1;

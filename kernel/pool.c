@@ -115,8 +115,12 @@ static void *helper_main(void *arg) {
 /* The helpers' arguments live right after the pool, in the same allocation. */
 static helper_arg *args_of(sepax_pool *p) { return (helper_arg *)(void *)(p + 1); }
 
+size_t sepax_pool_bytes(void) {
+    return sizeof(sepax_pool) + SEPAX_MAX_WORKERS * sizeof(helper_arg);
+}
+
 sepax_pool *sepax_pool_create(uint32_t threads, const sepax_allocator *mem) {
-    size_t bytes = sizeof(sepax_pool) + SEPAX_MAX_WORKERS * sizeof(helper_arg);
+    size_t bytes = sepax_pool_bytes();
     sepax_pool *p = mem->alloc(bytes, 64, mem->ctx);
     if (!p) return NULL;
     memset(p, 0, bytes);

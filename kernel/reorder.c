@@ -59,17 +59,28 @@ static void gather_lanes(void *blocks, size_t rows, void *scratch, const uint32_
     memcpy(arr, tmp, nblocks * block * sizeof *tmp);
 }
 
-static int bit_get(const uint64_t *bits, uint32_t i) { return (int)(bits[i / 64] >> (i % 64)) & 1; }
-
-/* Check that order[0 .. count-1] is a permutation (`seen`: count bits, zeroed). */
-static sepax_status check_permutation(const uint32_t *order, uint32_t count, uint64_t *seen) {
-    for (uint32_t j = 0; j < count; j++) {
+/* Whether order[0 .. count-1] is a permutation, found before anything is allocated: the
+ * marks of the indices seen borrow the top bit of each shape's kind byte (a sepax_kind is
+ * 0 to 2), and are cleared again before returning, whatever the verdict. */
+#define SEEN 0x80u
+_Static_assert(SEPAX_KIND_POLYGON < SEEN, "a kind leaves the top bit free");
+static sepax_status check_permutation(uint8_t *kind, const uint32_t *order, uint32_t count) {
+    sepax_status st = SEPAX_OK;
+    uint32_t j = 0;
+    for (; j < count; j++) {
         uint32_t i = order[j];
-        if (i >= count) return SEPAX_ERR_BAD_ID;
-        if (bit_get(seen, i)) return SEPAX_ERR_DUPLICATE;
-        seen[i / 64] |= 1ull << (i % 64);
+        if (i >= count) {
+            st = SEPAX_ERR_BAD_ID;
+            break;
+        }
+        if (kind[i] & SEEN) {
+            st = SEPAX_ERR_DUPLICATE;
+            break;
+        }
+        kind[i] = (uint8_t)(kind[i] | SEEN);
     }
-    return SEPAX_OK;
+    for (uint32_t k = 0; k < j; k++) kind[order[k]] = (uint8_t)(kind[order[k]] & ~SEEN);
+    return st;
 }
 
 /* Every array that moves with the shapes; the generations belong to the indices, and
@@ -92,31 +103,29 @@ sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, ui
         return SEPAX_ERR_MISALIGNED;
     if (count != store->count) return SEPAX_ERR_COUNT;
     if (count == 0) return SEPAX_OK;
-    /* one buffer: the bitmap, then each array in turn (as large as the widest) */
+    sepax_status st = check_permutation(store->kind, order, count);
+    if (st != SEPAX_OK) return st;
+    /* one buffer: each array in turn (as large as the widest) */
     sepax_store_array arr[SEPAX_STORE_ARRAYS];
     size_t n = sepax_store_arrays(store, arr), widest = sizeof(uint32_t);
     for (size_t k = 0; k < n; k++) widest = arr[k].bytes > widest ? arr[k].bytes : widest;
     size_t bytes = ((size_t)count + L - 1) / L * L * widest;
     void *scratch = store->mem.alloc(bytes, 64, store->mem.ctx);
     if (!scratch) return SEPAX_ERR_NOMEM;
-    memset(scratch, 0, ((size_t)count + 63) / 64 * sizeof(uint64_t));
-    sepax_status st = check_permutation(order, count, scratch);
-    if (st == SEPAX_OK) {
-        permute(store, order, count, scratch);
-        /* the new ids go to the scratch first: new_ids may be `order` itself */
-        uint32_t *ids = scratch, moved = 0;
-        for (uint32_t j = 0; j < count; j++) {
-            /* index j holds another shape now: neither its old id nor the mover's names it */
-            if (order[j] != j) {
-                store->gen[j]++;
-                moved = 1;
-            }
-            ids[order[j]] = j | (uint32_t)store->gen[j] << SEPAX_ID_INDEX_BITS;
+    permute(store, order, count, scratch);
+    /* the new ids go to the scratch first: new_ids may be `order` itself */
+    uint32_t *ids = scratch, moved = 0;
+    for (uint32_t j = 0; j < count; j++) {
+        /* index j holds another shape now: neither its old id nor the mover's names it */
+        if (order[j] != j) {
+            store->gen[j]++;
+            moved = 1;
         }
-        if (new_ids) memcpy(new_ids, ids, (size_t)count * sizeof *ids);
-        if (moved && store->removals < UINT32_MAX) store->removals++; /* ids != indices now */
-        sepax_blocks_refresh_all(store);
+        ids[order[j]] = j | (uint32_t)store->gen[j] << SEPAX_ID_INDEX_BITS;
     }
+    if (new_ids) memcpy(new_ids, ids, (size_t)count * sizeof *ids);
+    if (moved && store->removals < UINT32_MAX) store->removals++; /* ids != indices now */
+    sepax_blocks_refresh_all(store);
     store->mem.free(scratch, store->mem.ctx);
-    return st;
+    return SEPAX_OK;
 }

@@ -228,6 +228,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
     store->filter[i] = (sepax_filter){SEPAX_FILTER_DEFAULT_CATEGORY, SEPAX_FILTER_DEFAULT_MASK};
     store->n_class[cls]++;
     store->count = i + 1;
+    if (store->count > store->high) store->high = store->count;
     sepax_transform_shape(store, i);
     sepax_block_refresh(store, i);
     *out_id = i | (uint32_t)store->gen[i] << SEPAX_ID_INDEX_BITS;

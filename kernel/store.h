@@ -117,6 +117,7 @@ struct sepax_shapes {
     uint8_t *gen;             /* generation of each index (the id's high bits) */
     sepax_filter *filter;     /* collision filters */
     uint32_t count;
+    uint32_t high;       /* indices below it have held a shape: the most count has been */
     uint32_t cap;        /* a multiple of 16 */
     uint32_t n_class[3]; /* shapes of each class */
     uint32_t removals;   /* ever: while 0, every generation is 0 and id == index */
@@ -164,13 +165,14 @@ size_t sepax_store_arrays(sepax_shapes *s, sepax_store_array out[SEPAX_STORE_ARR
 
 static inline uint32_t sepax_id_index(uint32_t id) { return id & SEPAX_ID_INDEX_MASK; }
 
-/* SEPAX_OK, SEPAX_ERR_BAD_ID (index past the shapes) or SEPAX_ERR_STALE_ID
- * (an index whose shape was removed or replaced since the id was given). */
+/* SEPAX_OK, SEPAX_ERR_STALE_ID (an index whose shape was removed or replaced since the id
+ * was given: its generation has moved on) or SEPAX_ERR_BAD_ID (an index past the shapes
+ * that no shape of that generation left: never issued, whatever the capacity). */
 static inline sepax_status sepax_check_id(const sepax_shapes *s, uint32_t id) {
     uint32_t i = sepax_id_index(id);
-    if (i < s->cap && s->gen[i] != (uint8_t)(id >> SEPAX_ID_INDEX_BITS)) return SEPAX_ERR_STALE_ID;
-    if (i >= s->count) return SEPAX_ERR_BAD_ID;
-    return SEPAX_OK;
+    int moved_on = i < s->high && s->gen[i] != (uint8_t)(id >> SEPAX_ID_INDEX_BITS);
+    if (moved_on) return SEPAX_ERR_STALE_ID;
+    return i < s->count ? SEPAX_OK : SEPAX_ERR_BAD_ID;
 }
 
 /* World data of one shape from its local data and pose, one lane at a time:

@@ -730,11 +730,22 @@ static int cmp_u32(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
+/* Whether a query's ids come in the grid's order (pos: each index's place in it). */
+static int in_grid_order(const uint32_t *pos, const uint32_t *ids, size_t count) {
+    for (size_t k = 1; k < count; k++)
+        if (pos[ids[k - 1] & SEPAX_ID_INDEX_MASK] >= pos[ids[k] & SEPAX_ID_INDEX_MASK]) return 0;
+    return 1;
+}
+
 Test(broadphase, queries_match_brute_force) {
     sepax_shapes *s = make_store(2500, 41, 10);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
     cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
     uint32_t n = sepax_shapes_count(s);
+    /* the grid's order, which every query's results follow (4 filter groups here) */
+    uint32_t *grid = malloc(n * sizeof *grid), *pos = malloc(n * sizeof *pos);
+    cr_assert_eq(sepax_broadphase_order(bp, s, grid, n), SEPAX_OK);
+    for (uint32_t k = 0; k < n; k++) pos[grid[k]] = k;
     uint32_t *ids = malloc(n * sizeof *ids), *want = malloc(n * sizeof *want);
     sepax_ray_hit *hits = malloc(n * sizeof *hits), *all = malloc(n * sizeof *all);
     uint32_t *every = malloc(n * sizeof *every);
@@ -748,6 +759,7 @@ Test(broadphase, queries_match_brute_force) {
         sepax_aabb box = {{x, y}, {x + 8.0f * wl_unit(&r), y + 8.0f * wl_unit(&r)}};
         size_t count, nw = 0;
         cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, n, &count), SEPAX_OK);
+        cr_assert(in_grid_order(pos, ids, count), "box query %d: not in grid order", q);
         for (uint32_t i = 0; i < n; i++) {
             sepax_aabb b;
             sepax_shapes_aabb(s, every[i], &b);
@@ -763,6 +775,7 @@ Test(broadphase, queries_match_brute_force) {
         uint32_t probe = every[(uint32_t)wl_range(&r, 0, (int)n - 1)];
         float margin = q % 3 == 0 ? 0.3f : 0.0f;
         cr_assert_eq(sepax_broadphase_query_shape(bp, s, probe, margin, ids, n, &count), SEPAX_OK);
+        cr_assert(in_grid_order(pos, ids, count), "shape query %d: not in grid order", q);
         sepax_query_options o = {margin};
         nw = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -782,6 +795,7 @@ Test(broadphase, queries_match_brute_force) {
         if (q % 5 == 1) ray.direction.y = 0.0f;
         if (q % 7 == 2) ray.direction = (sepax_vec2){0.0f, 0.0f};
         cr_assert_eq(sepax_broadphase_query_ray(bp, s, &ray, ids, hits, n, &count), SEPAX_OK);
+        cr_assert(in_grid_order(pos, ids, count), "ray query %d: not in grid order", q);
         for (uint32_t i = 0; i < n; i++) rays[i] = ray;
         sepax_raycast(s, rays, every, n, all);
         nw = 0;
@@ -806,6 +820,8 @@ Test(broadphase, queries_match_brute_force) {
     free(all);
     free(every);
     free(rays);
+    free(grid);
+    free(pos);
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }
@@ -847,6 +863,16 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_NONFINITE);
     bad.cell_size = -1.0f;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
+    bad.cell_size = 2e18f;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
+    cr_assert_eq(count, 99, "count written on error");
+    /* the grid alone checks its cell size the same way */
+    cr_assert_eq(sepax_broadphase_build(NULL, s, 0.0f), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, NULL, 0.0f), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, s, NAN), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_broadphase_build(bp, s, -INFINITY), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_broadphase_build(bp, s, -1.0f), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 2e18f), SEPAX_ERR_RANGE);
     /* the arrays the test needs */
     sepax_contacts no_hits = {pairs, NULL, NULL, 64};
     sepax_frame_options col = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, 0};
@@ -881,12 +907,29 @@ Test(broadphase, contract) {
     cr_assert_null(sepax_broadphase_create(&noalloc));
     sepax_broadphase_destroy(NULL);
     /* filters */
+    uint32_t nshapes = sepax_shapes_count(s);
+    sepax_filter *kept = malloc(nshapes * sizeof *kept);
+    cr_assert(kept);
+    for (uint32_t i = 0; i < nshapes; i++)
+        cr_assert_eq(sepax_shapes_get_filter(s, sepax_shapes_id(s, i), &kept[i]), SEPAX_OK);
     sepax_filter f = {1, 1};
     cr_assert_eq(sepax_shapes_set_filters(NULL, 0, 1, &f), SEPAX_ERR_NULL);
     cr_assert_eq(sepax_shapes_set_filters(s, 0, 1, NULL), SEPAX_ERR_NULL);
     cr_assert_eq(sepax_shapes_set_filters(s, sepax_shapes_count(s), 1, &f), SEPAX_ERR_BAD_ID);
     cr_assert_eq(sepax_shapes_set_filters(s, 0, 0, NULL), SEPAX_OK);
     cr_assert_eq(sepax_shapes_get_filter(s, sepax_shapes_count(s), &f), SEPAX_ERR_BAD_ID);
+    sepax_filter fs[3] = {{2, 2}, {4, 4}, {8, 8}};
+    sepax_filter *skewf = (sepax_filter *)(void *)((char *)fs + 1);
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, 2, skewf), SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(sepax_shapes_set_filters(s, sepax_shapes_count(s) - 1, 2, fs), SEPAX_ERR_BAD_ID);
+    /* no filter stored by a refused call */
+    for (uint32_t i = 0; i < nshapes; i++) {
+        sepax_filter g = {0, 0};
+        cr_assert_eq(sepax_shapes_get_filter(s, sepax_shapes_id(s, i), &g), SEPAX_OK);
+        cr_assert(g.category == kept[i].category && g.mask == kept[i].mask,
+                  "shape %u's filter changed by a refused call", i);
+    }
+    free(kept);
     /* queries */
     sepax_aabb nanbox = {{NAN, 0.0f}, {1.0f, 1.0f}};
     uint32_t ids[8];
@@ -900,6 +943,25 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_broadphase_query_ray(bp, s, &nanray, ids, rh, 8, &count),
                  SEPAX_ERR_NONFINITE);
     cr_assert_eq(sepax_broadphase_query_ray(bp, s, NULL, ids, rh, 8, &count), SEPAX_ERR_NULL);
+    /* a removed probe is STALE_ID, and a refused query writes nothing */
+    uint32_t gone = sepax_shapes_id(s, 5);
+    cr_assert_eq(sepax_shapes_remove(s, gone, NULL), SEPAX_OK);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    memset(ids, 0xA5, sizeof ids);
+    memset(rh, 0xA5, sizeof rh);
+    count = 99;
+    cr_assert_eq(sepax_broadphase_query_shape(bp, s, gone, 0.0f, ids, 8, &count),
+                 SEPAX_ERR_STALE_ID);
+    cr_assert_eq(sepax_broadphase_query_shape(bp, s, 100000, 0.0f, ids, 8, &count),
+                 SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_broadphase_query_ray(bp, s, &nanray, ids, rh, 8, &count),
+                 SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, nanbox, ids, 8, &count), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(count, 99, "count written by a refused query");
+    for (size_t i = 0; i < sizeof ids; i++)
+        cr_assert_eq(((uint8_t *)ids)[i], 0xA5, "ids written by a refused query");
+    for (size_t i = 0; i < sizeof rh; i++)
+        cr_assert_eq(((uint8_t *)rh)[i], 0xA5, "ray hits written by a refused query");
     cr_assert_eq(sepax_broadphase_stats_get(NULL, NULL), SEPAX_ERR_NULL);
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
@@ -975,6 +1037,54 @@ Test(broadphase, out_of_memory) {
     cr_assert(succeeded, "no budget under 200 allocations was enough");
     free_set(&want);
     sepax_broadphase_destroy(ref);
+    sepax_shapes_destroy(s);
+}
+
+/* An allocator that counts the bytes it has handed out and not taken back. */
+typedef struct counted {
+    size_t live;
+} counted;
+
+static void *counted_alloc(size_t size, size_t align, void *ctx) {
+    size_t *at = aligned_alloc(64, 64 + (size + 63) / 64 * 64);
+    if (!at) return NULL;
+    (void)align;
+    *at = size;
+    ((counted *)ctx)->live += size;
+    return (char *)at + 64;
+}
+
+static void counted_free(void *p, void *ctx) {
+    if (!p) return;
+    size_t *at = (size_t *)(void *)((char *)p - 64);
+    ((counted *)ctx)->live -= *at;
+    free(at);
+}
+
+/* sepax_broadphase_stats.bytes is the memory the broadphase holds: exactly what its
+ * allocator has handed it, after frames of every test, on one thread and on two. */
+Test(broadphase, stats_bytes_are_what_it_holds) {
+    sepax_shapes *s = make_store(3000, 81, 8);
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        counted c = {0};
+        sepax_allocator mem = {counted_alloc, counted_free, &c};
+        sepax_broadphase_config cfg = {threads, NULL, &mem, 1};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        cr_assert(bp);
+        const int tests[] = {SEPAX_TEST_OVERLAP, SEPAX_TEST_COLLIDE, SEPAX_TEST_MANIFOLD};
+        for (size_t t = 0; t < 3; t++) {
+            sepax_status st;
+            result_set r = frame(bp, s, tests[t], 0.0f, 1u << 16, &st);
+            cr_assert_eq(st, SEPAX_OK);
+            free_set(&r);
+            sepax_broadphase_stats stats;
+            cr_assert_eq(sepax_broadphase_stats_get(bp, &stats), SEPAX_OK);
+            cr_expect_eq(stats.bytes, c.live, "%u threads, test %d: stats say %zu, it holds %zu",
+                         threads, tests[t], stats.bytes, c.live);
+        }
+        sepax_broadphase_destroy(bp);
+        cr_expect_eq(c.live, 0, "%zu bytes left after destroy", c.live);
+    }
     sepax_shapes_destroy(s);
 }
 

@@ -395,6 +395,87 @@ Test(contract, sliver) {
     uint32_t id;
     ST(SEPAX_OK, sepax_shapes_add_polygon(store, ok_tri, 3, &id));
     ST(SEPAX_OK, sepax_shapes_add_box(store, 1e-5f, 1, &id));
+    /* at the threshold: a half extent of exactly 2^-20 of the other merges (at most), one
+     * float step above does not, and is a box */
+    const float t = 0x1p-20f;
+    ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS, sepax_shapes_add_box(store, 1, t, &out_id));
+    ST(SEPAX_OK, sepax_shapes_add_box(store, 1, nextafterf(t, 1.0f), &id));
+    ST(SEPAX_OK, sepax_shapes_add_box(store, nextafterf(t, 1.0f) * 3.0f, 3, &id));
+}
+
+/* Triangles near the 2^-20 threshold, in several shapes and orientations: the least height
+ * (onto the longest edge) decides, once no two corners merge. Clearly above it (1.01 times)
+ * a triangle is accepted, by add_polygon and by hull; at or below it, COLLINEAR; never
+ * NONCONVEX (every triangle is convex). A sharp corner of a thin triangle was once taken
+ * for a spike. */
+Test(contract, sliver_threshold) {
+    /* apex positions along the base, and rotations of the whole triangle */
+    const double apex[] = {0.5, 0.0, 0.1, 0.9, 1.0, -0.2, 1.3};
+    const double turn[] = {0.0, 0.25, 0.5, 0.785398, 1.2, 2.0};
+    int accepted = 0, refused = 0;
+    for (size_t a = 0; a < sizeof apex / sizeof apex[0]; a++) {
+        for (size_t r = 0; r < sizeof turn / sizeof turn[0]; r++) {
+            for (double f = 0.5; f <= 2.0; f += 0.0625) {
+                /* base (0,0)-(1,0), apex at height f * 2^-20 (of the unrotated size) */
+                double c = cos(turn[r]), s = sin(turn[r]);
+                double px[3] = {0, 1, apex[a]}, py[3] = {0, 0, f * 0x1p-20};
+                sepax_vec2 v[3];
+                double q[3][2];
+                for (int i = 0; i < 3; i++) {
+                    /* through volatile floats: gcc 12's -O3 (its SLP vectorizer) was seen
+                     * to skip the rounding to float here, so q below held other points
+                     * than the floats the library got */
+                    volatile float x = (float)(c * px[i] - s * py[i]);
+                    volatile float y = (float)(s * px[i] + c * py[i]);
+                    v[i] = (sepax_vec2){x, y};
+                    q[i][0] = v[i].x;
+                    q[i][1] = v[i].y;
+                }
+                /* the floats' own geometry: size, longest edge, least height */
+                double minx = q[0][0], maxx = minx, miny = q[0][1], maxy = miny, longest = 0;
+                for (int i = 0; i < 3; i++) {
+                    minx = fmin(minx, q[i][0]), maxx = fmax(maxx, q[i][0]);
+                    miny = fmin(miny, q[i][1]), maxy = fmax(maxy, q[i][1]);
+                    double dx = q[(i + 1) % 3][0] - q[i][0], dy = q[(i + 1) % 3][1] - q[i][1];
+                    longest = fmax(longest, sqrt(dx * dx + dy * dy));
+                }
+                double size = fmax(maxx - minx, maxy - miny);
+                double area2 = fabs((q[1][0] - q[0][0]) * (q[2][1] - q[0][1]) -
+                                    (q[1][1] - q[0][1]) * (q[2][0] - q[0][0]));
+                double height = area2 / longest, limit = 0x1p-20 * size, close = INFINITY;
+                for (int i = 0; i < 3; i++) /* two corners that merge (max-norm) decide first */
+                    close = fmin(close, fmax(fabs(q[(i + 1) % 3][0] - q[i][0]),
+                                             fabs(q[(i + 1) % 3][1] - q[i][1])));
+                uint32_t id = SEPAX_NO_ID;
+                sepax_status st = sepax_shapes_add_polygon(store, v, 3, &id);
+                sepax_vec2 hull[SEPAX_MAX_VERTS];
+                int hn = 0;
+                sepax_status hs = sepax_hull(v, 3, hull, &hn);
+                cr_expect(st != SEPAX_ERR_NONCONVEX && hs != SEPAX_ERR_NONCONVEX,
+                          "apex %g, turn %g, height %g of the limit: NONCONVEX", apex[a], turn[r],
+                          height / limit);
+                if (close <= 1.01 * limit) {
+                    /* TOO_FEW_POINTS once merged, else as below */
+                } else if (height > 1.01 * limit) {
+                    cr_expect(st == SEPAX_OK && hs == SEPAX_OK && hn == 3,
+                              "apex %g, turn %g, height %g of the limit: %s, hull %s", apex[a],
+                              turn[r], height / limit, sepax_status_str(st), sepax_status_str(hs));
+                } else if (height <= limit) {
+                    cr_expect(st == SEPAX_ERR_COLLINEAR && hs == SEPAX_ERR_COLLINEAR,
+                              "apex %g, turn %g, height %g of the limit: %s, hull %s", apex[a],
+                              turn[r], height / limit, sepax_status_str(st), sepax_status_str(hs));
+                }
+                if (st == SEPAX_OK) {
+                    accepted++;
+                    cr_assert(sepax_shapes_remove(store, id, NULL) == SEPAX_OK);
+                } else {
+                    refused++;
+                }
+            }
+        }
+    }
+    /* both sides of the threshold were met */
+    cr_expect(accepted > 100 && refused > 100, "accepted %d, refused %d", accepted, refused);
 }
 
 /* Ends closer than 2^-20 of the capsule's size (radius included). */
@@ -636,6 +717,13 @@ static void refuse_id(uint32_t id, sepax_status want) {
 Test(contract, bad_id) {
     const uint32_t bad[] = {NFIX, NFIX + 1, 15, 16, 1000, SEPAX_ID_INDEX_MASK, SEPAX_NO_ID};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) refuse_id(bad[i], SEPAX_ERR_BAD_ID);
+    /* never issued, with a generation: past the shapes, below the store's capacity or not,
+     * is BAD_ID too (it once depended on the capacity, which the caller cannot see) */
+    const uint32_t gen = 1u << SEPAX_ID_INDEX_BITS;
+    const uint32_t unissued[] = {gen | NFIX, gen | 15, gen | 16, 0x80u << SEPAX_ID_INDEX_BITS | 9,
+                                 gen | 1000};
+    for (size_t i = 0; i < sizeof unissued / sizeof unissued[0]; i++)
+        refuse_id(unissued[i], SEPAX_ERR_BAD_ID);
 }
 
 /* Removed ids, and the old id of the shape a removal moved, are refused. */

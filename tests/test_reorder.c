@@ -11,11 +11,12 @@
 
 static uint32_t index_of(uint32_t id) { return id & SEPAX_ID_INDEX_MASK; }
 
-/* An allocator that fails on demand (the store's bitmap). */
-static int fail_alloc;
+/* An allocator that fails on demand (the reorder's scratch), and counts its calls. */
+static int fail_alloc, alloc_calls;
 
 static void *test_alloc(size_t size, size_t align, void *ctx) {
     (void)ctx;
+    alloc_calls++;
     if (fail_alloc) return NULL;
     return aligned_alloc(align, (size + align - 1) / align * align);
 }
@@ -329,6 +330,18 @@ Test(reorder, a_bad_order_changes_and_writes_nothing) {
     cr_expect_eq(sepax_shapes_reorder(s, order, n, misaligned), SEPAX_ERR_MISALIGNED);
     fail_alloc = 1;
     cr_expect_eq(sepax_shapes_reorder(s, order, n, ids), SEPAX_ERR_NOMEM);
+    expect_unchanged(s, before, n);
+    /* every argument is checked before the scratch is asked for: a bad order is its own
+     * error even when the memory would have failed, and the allocator is not called */
+    for (size_t k = 0; k < 3; k++) {
+        uint32_t bad[41];
+        memcpy(bad, order, sizeof bad);
+        bad[rows[k].at] = rows[k].want == SEPAX_ERR_DUPLICATE ? bad[rows[k].at + 1] : rows[k].value;
+        alloc_calls = 0;
+        cr_expect_eq(sepax_shapes_reorder(s, bad, n, ids), rows[k].want, "%s, no memory",
+                     rows[k].what);
+        cr_expect_eq(alloc_calls, 0, "%s: the allocator was called", rows[k].what);
+    }
     fail_alloc = 0;
     expect_unchanged(s, before, n);
     sepax_shapes *empty = sepax_shapes_create(0);
