@@ -603,7 +603,8 @@ SEPAX_API sepax_status sepax_broadphase_build(sepax_broadphase *bp, const sepax_
 /// Figures of the last grid built and frame run.
 typedef struct sepax_broadphase_stats {
     uint32_t shapes;   ///< shapes in the grid
-    uint32_t large;    ///< shapes too large for a cell, kept in a separate list
+    uint32_t large;    ///< shapes in the separate list: too large for a cell, or small and far from
+                       ///< the rest
     uint32_t cells_x;  ///< grid columns
     uint32_t cells_y;  ///< grid rows
     float cell_size;   ///< the cell edge used

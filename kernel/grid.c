@@ -5,6 +5,7 @@
  * the same or adjacent cells; shapes larger than that are kept in a list of
  * their own and visit the cells their box covers. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "broadphase.h"
@@ -15,6 +16,10 @@
 #define CELLS_PER_SHAPE 4.0
 #define CELLS_FLOOR 4096.0
 #define AXIS_CELLS 65536.0
+/* Lower corners sampled to find the bulk of the small shapes (far_shapes), and how many
+ * small shapes far from it may join the large ones: 256 and one in 1024 more. */
+#define FAR_SAMPLES 512u
+#define FAR_MOST(nsmall) (256u + (nsmall) / 1024u)
 
 int sepax_bp_reserve(sepax_broadphase *bp, void **p, size_t *cap, size_t need, size_t elem) {
     if (need <= *cap) return 1;
@@ -512,6 +517,85 @@ static int sort_keys(sepax_broadphase *bp, const sepax_shapes *s, uint32_t nkeys
     return 1;
 }
 
+/* Whether lower corners over minx .. maxy need more cells of this size than the budget. */
+static int over_budget(double minx, double miny, double maxx, double maxy, float cell,
+                       double budget) {
+    double cols = floor((maxx - minx) / cell) + 1.0, rows = floor((maxy - miny) / cell) + 1.0;
+    return !(cols * rows <= budget && cols <= AXIS_CELLS && rows <= AXIS_CELLS);
+}
+
+static int by_value(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The middle 31/32 of m sampled values, widened by its own width on both sides. */
+static void bulk_range(double *v, uint32_t m, double *lo, double *hi) {
+    qsort(v, m, sizeof *v, by_value);
+    double a = v[m / 64], b = v[m - 1 - m / 64], w = b - a;
+    *lo = a - w;
+    *hi = b + w;
+}
+
+static int outside(const bp_box *b, const double r[4]) {
+    return b->lx < r[0] || b->lx > r[1] || b->ly < r[2] || b->ly > r[3];
+}
+
+/* A few small shapes far from the rest (a bullet parked off the field, a stray) would
+ * stretch the grid over the empty space between, and the cell budget would then widen
+ * every cell: one circle at (1e5, 1e5) beside 50k in a 250 x 250 field made each frame
+ * about 180 times slower. Such shapes join the large ones instead (each is paired through
+ * the grid and with the other large shapes, as a boss is), when there are at most
+ * FAR_MOST of them outside the bulk of a fixed sample's lower corners; the extent
+ * (ext: minx, miny, maxx, maxy) shrinks to the rest, and *widest to their largest extent.
+ * The sample, the test and the order are the same whatever the thread count. Returns how
+ * many joined the large. */
+static uint32_t far_shapes(sepax_broadphase *bp, uint32_t n, uint32_t nsmall, double ext[4],
+                           float *widest) {
+    double xs[FAR_SAMPLES], ys[FAR_SAMPLES], bulk[4];
+    uint32_t samples = n < FAR_SAMPLES ? n : FAR_SAMPLES, m = 0;
+    for (uint32_t k = 0; k < samples; k++) {
+        uint32_t i = (uint32_t)((uint64_t)n * k / samples);
+        if (bp->key[i] == UINT32_MAX) continue; /* large already */
+        xs[m] = bp->ubox[i].lx;
+        ys[m] = bp->ubox[i].ly;
+        m++;
+    }
+    if (m < 64) return 0; /* too few to tell a bulk */
+    bulk_range(xs, m, &bulk[0], &bulk[1]);
+    bulk_range(ys, m, &bulk[2], &bulk[3]);
+    if (ext[0] >= bulk[0] && ext[2] <= bulk[1] && ext[1] >= bulk[2] && ext[3] <= bulk[3])
+        return 0; /* nothing outside */
+    uint32_t far = 0, most = FAR_MOST(nsmall);
+    double in[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    float wide = 0.0f;
+    for (uint32_t i = 0; i < n; i++) {
+        const bp_box *b = &bp->ubox[i];
+        if (bp->key[i] == UINT32_MAX) continue;
+        if (outside(b, bulk)) {
+            if (++far > most) return 0; /* not a few: a spread the budget must cover */
+            continue;
+        }
+        in[0] = b->lx < in[0] ? b->lx : in[0];
+        in[1] = b->ly < in[1] ? b->ly : in[1];
+        in[2] = b->lx > in[2] ? b->lx : in[2];
+        in[3] = b->ly > in[3] ? b->ly : in[3];
+        wide = b->ext > wide ? b->ext : wide;
+    }
+    uint8_t *slot = slots_of(bp);
+    for (uint32_t i = 0; i < n && far; i++) {
+        if (bp->key[i] != UINT32_MAX && outside(&bp->ubox[i], bulk)) {
+            bp->key[i] = UINT32_MAX;
+            slot[i] = SLOT_LARGE;
+        }
+    }
+    if (far) {
+        memcpy(ext, in, sizeof in);
+        *widest = wide;
+    }
+    return far;
+}
+
 sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float margin,
                               float cell_size) {
     uint32_t n = s->count;
@@ -585,6 +669,19 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     uint32_t ngroups = bp->ngroups;
     /* the cell budget is for all the sub-grids together */
     double budget = (CELLS_PER_SHAPE * nsmall + CELLS_FLOOR) / ngroups, cols, rows;
+    if (nsmall && over_budget(minx, miny, maxx, maxy, cell, budget)) {
+        double ext[4] = {minx, miny, maxx, maxy};
+        float widest = 0.0f;
+        uint32_t far = far_shapes(bp, n, nsmall, ext, &widest);
+        if (far) {
+            nsmall -= far;
+            minx = ext[0], miny = ext[1], maxx = ext[2], maxy = ext[3];
+            budget = (CELLS_PER_SHAPE * nsmall + CELLS_FLOOR) / ngroups;
+            /* a far shape's box is grown by its coordinates' slack: the cell was its own */
+            if (!(cell_size > 0.0f)) cell = widest + widest / 64.0f;
+            if (!(cell > 0.0f) || !isfinite(cell)) cell = 1.0f;
+        }
+    }
     for (;;) {
         cols = floor((maxx - minx) / cell) + 1.0;
         rows = floor((maxy - miny) / cell) + 1.0;

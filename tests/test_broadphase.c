@@ -697,6 +697,73 @@ Test(broadphase, phase_timings_name_the_phases_run) {
     sepax_shapes_destroy(s);
 }
 
+/* A dense field and a few small shapes far from it (parked bullets, strays: two touching
+ * each other, one on the far side, in two filter groups). The far ones join the large list,
+ * so the cell stays the field's own, and the contacts are brute force's, on 1 and 2 threads.
+ * With more far shapes than the grid moves (here 400 > 256 + 3000 / 1024), the grid spans
+ * them all and widens its cells instead: the same contacts. */
+static sepax_shapes *field(void) {
+    sepax_shapes *s = circle_store(3000, 0.4f, 1.0f, 91);
+    for (uint32_t i = 0; i < 3000; i++) { /* two filter groups, as the strays' */
+        sepax_filter f = {i % 2 ? 2u : 1u, 0xffffffffu};
+        cr_assert_eq(sepax_shapes_set_filters(s, i, 1, &f), SEPAX_OK);
+    }
+    return s;
+}
+
+static sepax_shapes *field_and_strays(uint32_t nfar) {
+    sepax_shapes *s = field();
+    wl_rng r = {92};
+    for (uint32_t k = 0; k < nfar; k++) {
+        uint32_t id;
+        sepax_vec2 c = k == 1   ? (sepax_vec2){1e5f + 0.5f, 1e5f}       /* touches stray 0 */
+                       : k == 2 ? (sepax_vec2){-4e4f, 200.0f}           /* the far side */
+                                : (sepax_vec2){1e5f + 50.0f * (float)k, /* a parked row */
+                                               1e5f + 10.0f * wl_unit(&r)};
+        cr_assert_eq(sepax_shapes_add_circle(s, c, 0.4f, &id), SEPAX_OK);
+        sepax_filter f = {k % 2 ? 2u : 1u, 0xffffffffu};
+        cr_assert_eq(sepax_shapes_set_filters(s, id, 1, &f), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    return s;
+}
+
+Test(broadphase, far_strays_leave_the_grid_as_it_was) {
+    sepax_shapes *alone_store = field();
+    sepax_broadphase *bp0 = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_broadphase_build(bp0, alone_store, 0.0f), SEPAX_OK);
+    sepax_broadphase_stats alone = stats_of(bp0);
+    const uint32_t nfar[] = {3, 12, 400};
+    for (size_t f = 0; f < 3; f++) {
+        sepax_shapes *s = field_and_strays(nfar[f]);
+        result_set want = brute(s, SEPAX_TEST_COLLIDE, 0.0f);
+        cr_assert(want.n > 0);
+        for (uint32_t threads = 1; threads <= 2; threads++) {
+            sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+            result_set got = frame_ok(bp, s, SEPAX_TEST_COLLIDE, 0.0f);
+            expect_same_set(s, got, want, SEPAX_TEST_COLLIDE, "field and strays");
+            sepax_broadphase_stats st = stats_of(bp);
+            if (nfar[f] <= 256) {
+                cr_expect_eq(st.large, nfar[f], "%u strays: %u large", nfar[f], st.large);
+                cr_expect(st.cell_size == alone.cell_size && st.cells_x == alone.cells_x,
+                          "%u strays: cell %g (%u across), the field alone %g (%u)", nfar[f],
+                          st.cell_size, st.cells_x, alone.cell_size, alone.cells_x);
+            } else {
+                cr_expect_eq(st.large, 0, "%u strays: %u large", nfar[f], st.large);
+                cr_expect(st.cell_size > 100.0f * alone.cell_size, "%u strays: cell %g", nfar[f],
+                          st.cell_size);
+            }
+            free_set(&got);
+            sepax_broadphase_destroy(bp);
+        }
+        free_set(&want);
+        sepax_shapes_destroy(s);
+    }
+    sepax_broadphase_destroy(bp0);
+    sepax_shapes_destroy(alone_store);
+}
+
 /* ---- removal ------------------------------------------------------------------------ */
 
 Test(broadphase, after_removals) {

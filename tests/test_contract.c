@@ -422,9 +422,9 @@ Test(contract, sliver_threshold) {
                 sepax_vec2 v[3];
                 double q[3][2];
                 for (int i = 0; i < 3; i++) {
-                    /* through volatile floats: gcc 12's -O3 (its SLP vectorizer) was seen
-                     * to skip the rounding to float here, so q below held other points
-                     * than the floats the library got */
+                    /* through volatile floats, so q below holds exactly the floats the
+                     * library gets: built at -O3, gcc 12 was seen to hand this loop's later
+                     * reads the unrounded doubles (not with -fno-tree-slp-vectorize) */
                     volatile float x = (float)(c * px[i] - s * py[i]);
                     volatile float y = (float)(s * px[i] + c * py[i]);
                     v[i] = (sepax_vec2){x, y};
