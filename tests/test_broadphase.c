@@ -700,11 +700,11 @@ Test(broadphase, phase_timings_name_the_phases_run) {
 /* A dense field and a few small shapes far from it (parked bullets, strays: two touching
  * each other, one on the far side, in two filter groups). The far ones join the large list,
  * so the cell stays the field's own, and the contacts are brute force's, on 1 and 2 threads.
- * With more far shapes than the grid moves (here 400 > 256 + 3000 / 1024), the grid spans
+ * With more far shapes than the grid moves (here 400 > 256 + 2000 / 1024), the grid spans
  * them all and widens its cells instead: the same contacts. */
 static sepax_shapes *field(void) {
-    sepax_shapes *s = circle_store(3000, 0.4f, 1.0f, 91);
-    for (uint32_t i = 0; i < 3000; i++) { /* two filter groups, as the strays' */
+    sepax_shapes *s = circle_store(2000, 0.4f, 1.0f, 91);
+    for (uint32_t i = 0; i < 2000; i++) { /* two filter groups, as the strays' */
         sepax_filter f = {i % 2 ? 2u : 1u, 0xffffffffu};
         cr_assert_eq(sepax_shapes_set_filters(s, i, 1, &f), SEPAX_OK);
     }
