@@ -5,7 +5,6 @@
  * the same or adjacent cells; shapes larger than that are kept in a list of
  * their own and visit the cells their box covers. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "broadphase.h"
@@ -524,15 +523,38 @@ static int over_budget(double minx, double miny, double maxx, double maxy, float
     return !(cols * rows <= budget && cols <= AXIS_CELLS && rows <= AXIS_CELLS);
 }
 
-static int by_value(const void *x, const void *y) {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
+/* v[at] sifted down the max-heap over v[0 .. end). */
+static void sift_down(double *v, uint32_t at, uint32_t end) {
+    for (;;) {
+        uint32_t kid = 2 * at + 1;
+        if (kid >= end) return;
+        if (kid + 1 < end && v[kid + 1] > v[kid]) kid++;
+        if (!(v[kid] > v[at])) return;
+        double t = v[at];
+        v[at] = v[kid];
+        v[kid] = t;
+        at = kid;
+    }
 }
 
-/* The middle 31/32 of m sampled values, widened by its own width on both sides. */
-static void bulk_range(double *v, uint32_t m, double *lo, double *hi) {
-    qsort(v, m, sizeof *v, by_value);
+/* v[0 .. m) in ascending order, in place: a heap sort (the C library's qsort may call
+ * malloc, and a steady frame allocates nothing). */
+static void sort_values(double *v, uint32_t m) {
+    for (uint32_t top = m / 2; top-- > 0;) sift_down(v, top, m);
+    for (uint32_t end = m; end-- > 1;) {
+        double t = v[0];
+        v[0] = v[end];
+        v[end] = t;
+        sift_down(v, 0, end);
+    }
+}
+
+/* The middle 31/32 of m sampled values, widened on both sides by its own width, and by at
+ * least `least` (a field one cell wide, or a column of one x, is a bulk too). */
+static void bulk_range(double *v, uint32_t m, double least, double *lo, double *hi) {
+    sort_values(v, m);
     double a = v[m / 64], b = v[m - 1 - m / 64], w = b - a;
+    w = w > least ? w : least;
     *lo = a - w;
     *hi = b + w;
 }
@@ -550,8 +572,8 @@ static int outside(const bp_box *b, const double r[4]) {
  * (ext: minx, miny, maxx, maxy) shrinks to the rest, and *widest to their largest extent.
  * The sample, the test and the order are the same whatever the thread count. Returns how
  * many joined the large. */
-static uint32_t far_shapes(sepax_broadphase *bp, uint32_t n, uint32_t nsmall, double ext[4],
-                           float *widest) {
+static uint32_t far_shapes(sepax_broadphase *bp, uint32_t n, uint32_t nsmall, float cell,
+                           double ext[4], float *widest) {
     double xs[FAR_SAMPLES], ys[FAR_SAMPLES], bulk[4];
     uint32_t samples = n < FAR_SAMPLES ? n : FAR_SAMPLES, m = 0;
     for (uint32_t k = 0; k < samples; k++) {
@@ -562,8 +584,8 @@ static uint32_t far_shapes(sepax_broadphase *bp, uint32_t n, uint32_t nsmall, do
         m++;
     }
     if (m < 64) return 0; /* too few to tell a bulk */
-    bulk_range(xs, m, &bulk[0], &bulk[1]);
-    bulk_range(ys, m, &bulk[2], &bulk[3]);
+    bulk_range(xs, m, 16.0 * cell, &bulk[0], &bulk[1]);
+    bulk_range(ys, m, 16.0 * cell, &bulk[2], &bulk[3]);
     if (ext[0] >= bulk[0] && ext[2] <= bulk[1] && ext[1] >= bulk[2] && ext[3] <= bulk[3])
         return 0; /* nothing outside */
     uint32_t far = 0, most = FAR_MOST(nsmall);
@@ -672,7 +694,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     if (nsmall && over_budget(minx, miny, maxx, maxy, cell, budget)) {
         double ext[4] = {minx, miny, maxx, maxy};
         float widest = 0.0f;
-        uint32_t far = far_shapes(bp, n, nsmall, ext, &widest);
+        uint32_t far = far_shapes(bp, n, nsmall, cell, ext, &widest);
         if (far) {
             nsmall -= far;
             minx = ext[0], miny = ext[1], maxx = ext[2], maxy = ext[3];

@@ -61,8 +61,9 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     for (int i = 0; i < k; i++) v[i] = p[h[i]];
     k = sepax_points_weld(v, k, tol);
     if (k >= 3) {
-        st = sepax_points_drop_straight(v, &k, size);
-        if (st == SEPAX_ERR_NONCONVEX) return st; /* cannot happen on a hull: a guard */
+        st = sepax_points_drop_straight(v, NULL, &k, size);
+        /* a hull folded onto a line is too thin (COLLINEAR); NONCONVEX would be a guard */
+        if (st != SEPAX_OK && k >= 3) return st;
     }
     if (k < 3) {
         int distinct = 0, third = 0; /* one cluster of points, two, or a line? */

@@ -91,33 +91,49 @@ static double twice_area(const pt *p, int n) {
     return a;
 }
 
+/* Whether some vertex lies outside an edge's line by more than the tolerance (check_convex's
+ * NONCONVEX test alone). */
+static int has_reflex(const pt *p, int n, double size) {
+    for (int i = 0; i < n; i++) {
+        pt a = p[i], b = p[(i + 1) % n];
+        double tol = REL_TOL * size * dist(a, b);
+        for (int k = 0; k < n; k++)
+            if (k != i && k != (i + 1) % n && cross3(a, b, p[k]) < -tol) return 1;
+    }
+    return 0;
+}
+
 /* Remove vertices where the outline goes straight on: a vertex within 2^-20 of the size of
- * the line through its neighbours, the turn keeping direction. A turn back along the
- * incoming edge (the shorter edge's far end within that distance of the longer edge's line)
- * is a spike: not convex. Both measure a distance to a line, as check_convex does, so a thin
- * but valid polygon (which passed the area test) is not taken for a spike at a sharp corner. */
-sepax_status sepax_points_drop_straight(pt *p, int *n, double size) {
+ * the line through its neighbours, the turn keeping direction; all of them first, so a
+ * corner is judged with its true neighbours. Then a turn back along the incoming edge (the
+ * shorter edge's far end within that distance of the longer edge's line) folds the outline
+ * onto a line: a spike, not convex, when some vertex lies clearly outside an edge; else
+ * only too thin (a sharp corner of a sliver looks the same from where it stands). Both
+ * tests measure a distance to a line, as check_convex does. */
+sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size) {
     int changed = 1;
     while (changed && *n >= 3) {
         changed = 0;
         for (int i = 0; i < *n; i++) {
             pt a = p[(i + *n - 1) % *n], b = p[i], c = p[(i + 1) % *n];
-            double cr = fabs(cross3(a, b, c));
-            if (dot3(a, b, c) < 0.0) {
-                double la = dist(a, b), lc = dist(b, c);
-                /* a triangle folded onto a line is only thin: every triangle is convex */
-                if (cr <= REL_TOL * size * (la > lc ? la : lc))
-                    return *n == 3 ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_NONCONVEX;
-                continue;
-            }
-            if (cr > REL_TOL * size * dist(a, c)) continue;
+            if (dot3(a, b, c) < 0.0) continue;
+            if (fabs(cross3(a, b, c)) > REL_TOL * size * dist(a, c)) continue;
             for (int k = i; k + 1 < *n; k++) p[k] = p[k + 1];
+            for (int k = i; at && k + 1 < *n; k++) at[k] = at[k + 1];
             (*n)--;
             changed = 1;
             break;
         }
     }
-    return *n >= 3 ? SEPAX_OK : SEPAX_ERR_COLLINEAR;
+    if (*n < 3) return SEPAX_ERR_COLLINEAR;
+    for (int i = 0; i < *n; i++) {
+        pt a = p[(i + *n - 1) % *n], b = p[i], c = p[(i + 1) % *n];
+        if (dot3(a, b, c) >= 0.0) continue;
+        double la = dist(a, b), lc = dist(b, c);
+        if (fabs(cross3(a, b, c)) <= REL_TOL * size * (la > lc ? la : lc))
+            return has_reflex(p, *n, size) ? SEPAX_ERR_NONCONVEX : SEPAX_ERR_COLLINEAR;
+    }
+    return SEPAX_OK;
 }
 
 /* Convex and simple: every vertex on the inner side of every edge. This also
@@ -181,10 +197,26 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
             p[k] = t;
         }
     }
-    st = sepax_points_drop_straight(p, &n, size);
+    /* Straight vertices and convexity are judged from the lowest vertex (least x, then y),
+     * so that the verdict does not hang on where the outline starts (near the thinness
+     * threshold, which vertex goes first could decide it); the outline then starts again
+     * where the caller's does, at the first vertex kept from there. */
+    int low = 0;
+    for (int i = 1; i < n; i++)
+        if (p[i].x < p[low].x || (p[i].x == p[low].x && p[i].y < p[low].y)) low = i;
+    pt q[SEPAX_MAX_VERTS];
+    int at[SEPAX_MAX_VERTS];
+    for (int k = 0; k < n; k++) {
+        q[k] = p[(low + k) % n];
+        at[k] = (low + k) % n;
+    }
+    st = sepax_points_drop_straight(q, at, &n, size);
     if (st != SEPAX_OK) return st;
-    st = check_convex(p, n, size);
+    st = check_convex(q, n, size);
     if (st != SEPAX_OK) return st;
+    int first = 0;
+    for (int k = 1; k < n; k++) first = at[k] < at[first] ? k : first;
+    for (int k = 0; k < n; k++) p[k] = q[(first + k) % n];
 
     /* Vertices are the caller's floats, unchanged (doubles hold them exactly). */
     for (int i = 0; i < SEPAX_MAX_VERTS; i++) {

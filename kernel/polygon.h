@@ -23,9 +23,10 @@ double sepax_points_extent(const pt *p, int n);
 int sepax_points_weld(pt *p, int n, double tol);
 
 /* Remove the vertices of an outline that go straight on (within the relative
- * tolerance of `size`); SEPAX_ERR_NONCONVEX for a flat turn that reverses
- * (a spike), SEPAX_ERR_COLLINEAR when fewer than 3 remain. */
-sepax_status sepax_points_drop_straight(pt *p, int *n, double size);
+ * tolerance of `size`), and at[] (NULL: none) with them; then a flat turn that
+ * reverses is SEPAX_ERR_NONCONVEX (a spike) when a vertex lies clearly outside
+ * an edge, else SEPAX_ERR_COLLINEAR (too thin), as are fewer than 3 left. */
+sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size);
 
 /* The outward (right-hand) unit normal of the edge from (x0, y0) to
  * (x1, y1) and its plane offset, in float, robust to tiny and huge edges. */
