@@ -198,9 +198,10 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
         }
     }
     /* Straight vertices and convexity are judged from the lowest vertex (least x, then y),
-     * so that the verdict does not hang on where the outline starts (near the thinness
-     * threshold, which vertex goes first could decide it); the outline then starts again
-     * where the caller's does, at the first vertex kept from there. */
+     * so that, for the welded points, the verdict does not hang on where the outline starts
+     * (near the thinness threshold, which vertex goes first could decide it; the weld above
+     * still goes in the caller's order); the outline then starts again where the caller's
+     * does, at the first vertex kept from there. */
     int low = 0;
     for (int i = 1; i < n; i++)
         if (p[i].x < p[low].x || (p[i].x == p[low].x && p[i].y < p[low].y)) low = i;
