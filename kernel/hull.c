@@ -59,7 +59,7 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
      * rounds for widely spread floats and may keep a point in both chains. */
     pt v[2 * SEPAX_HULL_MAX_POINTS];
     for (int i = 0; i < k; i++) v[i] = p[h[i]];
-    k = sepax_points_weld(v, k, tol);
+    k = sepax_points_weld(v, NULL, k, tol);
     if (k >= 3) {
         st = sepax_points_drop_straight(v, NULL, &k, size);
         /* a hull folded onto a line is too thin (COLLINEAR); NONCONVEX would be a guard */

@@ -37,11 +37,13 @@ sepax_status sepax_points_check(const sepax_vec2 *points, int count) {
 }
 
 /* Drop each point within `tol` (max-norm) of the previously kept one, and the
- * last ones that close onto the first. Returns how many points remain. */
-int sepax_points_weld(pt *p, int n, double tol) {
+ * last ones that close onto the first, and at[] (NULL: none) with them. Returns
+ * how many points remain. */
+int sepax_points_weld(pt *p, int *at, int n, double tol) {
     int m = 0;
     for (int i = 0; i < n; i++) {
         if (m > 0 && fabs(p[i].x - p[m - 1].x) <= tol && fabs(p[i].y - p[m - 1].y) <= tol) continue;
+        if (at) at[m] = at[i];
         p[m++] = p[i];
     }
     while (m > 1 && fabs(p[m - 1].x - p[0].x) <= tol && fabs(p[m - 1].y - p[0].y) <= tol) m--;
@@ -169,6 +171,18 @@ void sepax_edge_plane(float x0, float y0, float x1, float y1, float *nx, float *
     *c = *nx * x0 + *ny * y0;
 }
 
+/* Keep the first point, reverse the rest (and at[] with them): the other winding. */
+static void reverse_rest(pt *p, int *at, int n) {
+    for (int i = 1, k = n - 1; i < k; i++, k--) {
+        pt t = p[i];
+        p[i] = p[k];
+        p[k] = t;
+        int a = at[i];
+        at[i] = at[k];
+        at[k] = a;
+    }
+}
+
 sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly_rec *rec,
                                  uint8_t *nverts) {
     if (!points || !rec || !nverts) return SEPAX_ERR_NULL;
@@ -177,47 +191,51 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
     sepax_status st = sepax_points_check(points, count);
     if (st != SEPAX_OK) return st;
 
+    /* Every decision is made from the lowest point (least x, then y), so that where the
+     * caller starts the outline decides nothing but where the stored one starts: near the
+     * thinness threshold, which point of a cluster the weld keeps, or which vertex is judged
+     * straight first, could decide the verdict. at[] follows each point's caller index. */
+    int low = 0;
+    for (int i = 1; i < count; i++)
+        if (points[i].x < points[low].x ||
+            (points[i].x == points[low].x && points[i].y < points[low].y))
+            low = i;
     pt p[SEPAX_MAX_VERTS];
-    for (int i = 0; i < count; i++) {
-        p[i].x = points[i].x;
-        p[i].y = points[i].y;
+    int at[SEPAX_MAX_VERTS];
+    for (int k = 0; k < count; k++) {
+        at[k] = (low + k) % count;
+        p[k].x = points[at[k]].x;
+        p[k].y = points[at[k]].y;
     }
     double size = sepax_points_extent(p, count);
     if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
 
-    int n = sepax_points_weld(p, count, REL_TOL * size);
+    /* counter-clockwise before the weld too, so that the caller's winding does not decide
+     * which point of a cluster is kept */
+    int ccw = twice_area(p, count) >= 0.0;
+    if (!ccw) reverse_rest(p, at, count);
+    int n = sepax_points_weld(p, at, count, REL_TOL * size);
     if (n < 3) return SEPAX_ERR_TOO_FEW_POINTS;
     double area2 = twice_area(p, n);
     if (fabs(area2) <= REL_TOL * size * size)
         return on_one_line(p, n, size) ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_NONCONVEX;
-    if (area2 < 0.0) { /* clockwise: keep the first vertex, reverse the rest */
-        for (int i = 1, k = n - 1; i < k; i++, k--) {
-            pt t = p[i];
-            p[i] = p[k];
-            p[k] = t;
-        }
-    }
-    /* Straight vertices and convexity are judged from the lowest vertex (least x, then y),
-     * so that, for the welded points, the verdict does not hang on where the outline starts
-     * (near the thinness threshold, which vertex goes first could decide it; the weld above
-     * still goes in the caller's order); the outline then starts again where the caller's
-     * does, at the first vertex kept from there. */
-    int low = 0;
-    for (int i = 1; i < n; i++)
-        if (p[i].x < p[low].x || (p[i].x == p[low].x && p[i].y < p[low].y)) low = i;
-    pt q[SEPAX_MAX_VERTS];
-    int at[SEPAX_MAX_VERTS];
-    for (int k = 0; k < n; k++) {
-        q[k] = p[(low + k) % n];
-        at[k] = (low + k) % n;
-    }
-    st = sepax_points_drop_straight(q, at, &n, size);
+    if (area2 < 0.0) reverse_rest(p, at, n); /* the weld turned it: judged counter-clockwise */
+    st = sepax_points_drop_straight(p, at, &n, size);
     if (st != SEPAX_OK) return st;
-    st = check_convex(q, n, size);
+    st = check_convex(p, n, size);
     if (st != SEPAX_OK) return st;
+    /* The stored outline starts at the caller's first point, or the first kept after it
+     * along the stored (counter-clockwise) way round: for clockwise input that is the
+     * caller's last kept point. */
     int first = 0;
-    for (int k = 1; k < n; k++) first = at[k] < at[first] ? k : first;
-    for (int k = 0; k < n; k++) p[k] = q[(first + k) % n];
+    for (int k = 1; k < n; k++) {
+        int key = ccw ? at[k] : (count - at[k]) % count;
+        int best = ccw ? at[first] : (count - at[first]) % count;
+        first = key < best ? k : first;
+    }
+    pt q[SEPAX_MAX_VERTS];
+    for (int k = 0; k < n; k++) q[k] = p[(first + k) % n];
+    for (int k = 0; k < n; k++) p[k] = q[k];
 
     /* Vertices are the caller's floats, unchanged (doubles hold them exactly). */
     for (int i = 0; i < SEPAX_MAX_VERTS; i++) {

@@ -19,8 +19,9 @@ sepax_status sepax_points_check(const sepax_vec2 *points, int count);
 double sepax_points_extent(const pt *p, int n);
 
 /* Drop each point within `tol` (max-norm) of the previously kept one, and
- * the last ones that close onto the first; returns how many remain. */
-int sepax_points_weld(pt *p, int n, double tol);
+ * the last ones that close onto the first, and at[] (NULL: none) with them;
+ * returns how many remain. */
+int sepax_points_weld(pt *p, int *at, int n, double tol);
 
 /* Remove the vertices of an outline that go straight on (within the relative
  * tolerance of `size`), and at[] (NULL: none) with them; then a flat turn that

@@ -478,11 +478,13 @@ Test(contract, sliver_threshold) {
     cr_expect(accepted > 100 && refused > 100, "accepted %d, refused %d", accepted, refused);
 }
 
-/* Strictly convex but thin polygons of 3 to 8 vertices (points on a flat ellipse 2^-20 to
- * 21 * 2^-20 of the size thick, some with a corner cut into close points): never NONCONVEX,
- * and the same verdict from every starting vertex, from add_polygon and from hull. A corner
- * of such a polygon was once taken for a spike when a straight vertex beside it had not been
- * dropped yet (the quad below, started at its first vertex). */
+/* Thin polygons of 3 to 8 vertices (points on a flat ellipse 2^-20 to 21 * 2^-20 of the size
+ * thick; a third with a point beside a vertex, a third with a point close enough to merge
+ * with it or not): the same verdict from every starting vertex in either winding, and never
+ * NONCONVEX when strictly convex, from add_polygon and from hull. A corner of such a polygon
+ * was once taken for a spike when a straight vertex beside it had not been dropped yet (the
+ * quad below, started at its first vertex), and which point of a cluster the merge kept
+ * once depended on where the caller started. */
 static int strictly_convex(const sepax_vec2 *v, int n) {
     for (int i = 0; i < n; i++) {
         sepax_vec2 a = v[i], b = v[(i + 1) % n], c = v[(i + 2) % n];
@@ -519,23 +521,27 @@ Test(contract, thin_convex_any_start) {
             for (int i = 0; i < m && n < SEPAX_MAX_VERTS; i++) {
                 sepax_vec2 p = {(float)(rx * cos(ang[i])), (float)(ry * sin(ang[i]))};
                 v[n++] = p;
-                if (i == cut && n < SEPAX_MAX_VERTS && it % 2) /* a second point beside it */
+                if (i == cut && n < SEPAX_MAX_VERTS && it % 3 == 1) /* a point beside it */
                     v[n++] = (sepax_vec2){(float)(rx * cos(ang[i] + 1e-5)),
                                           (float)(ry * sin(ang[i] + 1e-5))};
+                if (i == cut && n < SEPAX_MAX_VERTS && it % 3 == 2) { /* one it may merge with */
+                    double d = (0.5 + 1.5 * wl_unit(&r)) * t * 2 * rx, a = 6.2832 * wl_unit(&r);
+                    v[n++] = (sepax_vec2){(float)(p.x + d * cos(a)), (float)(p.y + d * sin(a))};
+                }
             }
         }
-        if (!strictly_convex(v, n)) continue;
+        if (it % 3 != 2 && !strictly_convex(v, n)) continue; /* merging ones need not be */
         tried++;
         sepax_status first = SEPAX_OK;
-        for (int start = 0; start < n; start++) {
+        for (int start = 0; start < 2 * n; start++) { /* every start, either winding */
             sepax_vec2 w[SEPAX_MAX_VERTS], hull[SEPAX_MAX_VERTS];
-            for (int i = 0; i < n; i++) w[i] = v[(start + i) % n];
+            for (int i = 0; i < n; i++) w[i] = v[start < n ? (start + i) % n : (start + n - i) % n];
             uint32_t id = SEPAX_NO_ID;
             sepax_status st = sepax_shapes_add_polygon(store, w, n, &id);
             int hn = 0;
             sepax_status hs = sepax_hull(w, n, hull, &hn);
             if (start == 0) first = st;
-            cr_assert(st != SEPAX_ERR_NONCONVEX && hs != SEPAX_ERR_NONCONVEX,
+            cr_assert(it % 3 == 2 || (st != SEPAX_ERR_NONCONVEX && hs != SEPAX_ERR_NONCONVEX),
                       "polygon %d (%d vertices) from vertex %d: %s, hull %s", it, n, start,
                       sepax_status_str(st), sepax_status_str(hs));
             cr_assert_eq(st, first, "polygon %d: %s from vertex %d, %s from vertex 0", it,
@@ -544,7 +550,7 @@ Test(contract, thin_convex_any_start) {
         }
         ok += first == SEPAX_OK;
     }
-    cr_expect(tried > 1000 && ok > 500, "%d strictly convex polygons, %d accepted", tried, ok);
+    cr_expect(tried > 1000 && ok > 500, "%d polygons, %d accepted", tried, ok);
 }
 
 /* Ends closer than 2^-20 of the capsule's size (radius included). */
