@@ -211,26 +211,41 @@ sepax_status sepax_polygon_build(const sepax_vec2 *points, int count, sepax_poly
     if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
 
     /* counter-clockwise before the weld too, so that the caller's winding does not decide
-     * which point of a cluster is kept */
-    int ccw = twice_area(p, count) >= 0.0;
+     * which point of a cluster is kept; an outline of no area (a line, a bow tie) is taken
+     * the way round whose second point is the lower, the same for either winding */
+    double raw2 = twice_area(p, count);
+    int ccw = raw2 > 0.0;
+    if (raw2 == 0.0) {
+        ccw = 1;
+        for (int i = 1, k = count - 1; i < k; i++, k--) {
+            if (p[i].x != p[k].x || p[i].y != p[k].y) {
+                ccw = p[i].x < p[k].x || (p[i].x == p[k].x && p[i].y < p[k].y);
+                break;
+            }
+        }
+    }
     if (!ccw) reverse_rest(p, at, count);
     int n = sepax_points_weld(p, at, count, REL_TOL * size);
     if (n < 3) return SEPAX_ERR_TOO_FEW_POINTS;
     double area2 = twice_area(p, n);
     if (fabs(area2) <= REL_TOL * size * size)
         return on_one_line(p, n, size) ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_NONCONVEX;
-    if (area2 < 0.0) reverse_rest(p, at, n); /* the weld turned it: judged counter-clockwise */
+    int fwd = ccw;     /* whether p runs the caller's way round */
+    if (area2 < 0.0) { /* the weld turned it: judged counter-clockwise */
+        reverse_rest(p, at, n);
+        fwd = !fwd;
+    }
     st = sepax_points_drop_straight(p, at, &n, size);
     if (st != SEPAX_OK) return st;
     st = check_convex(p, n, size);
     if (st != SEPAX_OK) return st;
     /* The stored outline starts at the caller's first point, or the first kept after it
-     * along the stored (counter-clockwise) way round: for clockwise input that is the
-     * caller's last kept point. */
+     * along the stored (counter-clockwise) way round: where that runs against the caller's
+     * order (clockwise input), the caller's last kept point. */
     int first = 0;
     for (int k = 1; k < n; k++) {
-        int key = ccw ? at[k] : (count - at[k]) % count;
-        int best = ccw ? at[first] : (count - at[first]) % count;
+        int key = fwd ? at[k] : (count - at[k]) % count;
+        int best = fwd ? at[first] : (count - at[first]) % count;
         first = key < best ? k : first;
     }
     pt q[SEPAX_MAX_VERTS];

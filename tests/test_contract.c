@@ -553,6 +553,52 @@ Test(contract, thin_convex_any_start) {
     cr_expect(tried > 1000 && ok > 500, "%d polygons, %d accepted", tried, ok);
 }
 
+/* Two outlines a review found after the merge was made start-free:
+ * - its first point merges into the second, which turns the winding: the stored outline must
+ *   still start at the first kept point in the caller's order (D, caller 1);
+ * - no area at all before merging (a doubled-back chain): either winding, the same verdict and
+ *   the same vertices. */
+Test(contract, merge_keeps_the_start_and_the_winding_free) {
+    const float u = 0x1p-20f;
+    const sepax_vec2 turned[4] = {{0, 0},
+                                  {-15.f / 16 * u, 15.f / 16 * u},
+                                  {1, 1},
+                                  {0.875f - 0.875f * u, 0.875f + 0.875f * u}};
+    uint32_t id;
+    ST(SEPAX_OK, sepax_shapes_add_polygon(store, turned, 4, &id));
+    sepax_local_shape l;
+    ST(SEPAX_OK, sepax_shapes_local(store, id, &l));
+    cr_assert_eq(l.count, 3);
+    cr_expect(l.vertex[0].x == turned[1].x && l.vertex[0].y == turned[1].y &&
+                  l.vertex[1].x == turned[2].x && l.vertex[2].x == turned[3].x,
+              "stored from (%a, %a), want the caller's second point", l.vertex[0].x, l.vertex[0].y);
+    const sepax_vec2 flat[6] = {{0x0p+0f, 0x0p+0f},
+                                {0x1p+0f, 0x1p+0f},
+                                {0x1.000008p+0f, 0x1.000004p+0f},
+                                {0x1.00001p+0f, 0x1p+0f},
+                                {0x1.00001p+0f, 0x1.ffffe8p-1f},
+                                {0x1.a49248p-2f, 0x1.a4928ap-2f}};
+    sepax_vec2 back[6];
+    back[0] = flat[0];
+    for (int i = 1; i < 6; i++) back[i] = flat[6 - i];
+    uint32_t a = SEPAX_NO_ID, b = SEPAX_NO_ID;
+    sepax_status sa = sepax_shapes_add_polygon(store, flat, 6, &a);
+    sepax_status sb = sepax_shapes_add_polygon(store, back, 6, &b);
+    cr_assert_eq(sa, sb, "%s one way, %s the other", sepax_status_str(sa), sepax_status_str(sb));
+    if (sa == SEPAX_OK) {
+        sepax_local_shape la, lb;
+        ST(SEPAX_OK, sepax_shapes_local(store, a, &la));
+        ST(SEPAX_OK, sepax_shapes_local(store, b, &lb));
+        cr_assert_eq(la.count, lb.count);
+        for (int i = 0; i < la.count; i++) { /* the same points, maybe from another start */
+            int found = 0;
+            for (int k = 0; k < lb.count; k++)
+                found |= la.vertex[i].x == lb.vertex[k].x && la.vertex[i].y == lb.vertex[k].y;
+            cr_expect(found, "vertex %d kept one way only", i);
+        }
+    }
+}
+
 /* Ends closer than 2^-20 of the capsule's size (radius included). */
 Test(contract, capsule_ends) {
     ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS,
