@@ -1,11 +1,14 @@
-/* Many threads querying one store at once: queries only read the store, and
- * the backend is chosen once even when the first queries race. Each thread
- * runs every query kind over the same posed mixed-kind store and compares
- * its answers with the reference's, computed before the threads start.
- * (overlap and collide at two margins, manifolds, sweeps, raycasts,
- * overlap_one, bounds). Plain C with pthreads (no Criterion), so ThreadSanitizer can run it:
- * tools/test.sh builds it with -fsanitize=thread and runs it there too.
+/* Many threads at once. First, before anything else in the process touches the library,
+ * the threads ask for the backend together past a barrier: the first use, which chooses it,
+ * races, and every thread must get the same one (helgrind, which tools/test.sh runs this
+ * under, sees the race if the choice is not atomic). Then many threads query one store:
+ * queries only read the store. Each thread runs every query kind over the same posed
+ * mixed-kind store and compares its answers with the reference's, computed before the
+ * threads start (overlap and collide at two margins, manifolds, sweeps, raycasts,
+ * overlap_one, bounds). Then whole frames on the built-in pool against one thread's.
+ * Plain C with pthreads (no Criterion), so a race detector can run it.
  * Usage: sepax-threads [--threads N] [--pairs N] [--rounds N] */
+#define _POSIX_C_SOURCE 200809L /* pthread_barrier_t under -std=c11 */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +100,41 @@ static void *work(void *arg) {
     return NULL;
 }
 
+/* The first use of the library, raced: each thread waits at the barrier, then asks which
+ * backend runs (sepax_get_backend chooses it on first use, as the first query would). */
+typedef struct first_use {
+    pthread_barrier_t *start;
+    sepax_backend got;
+} first_use;
+
+static void *ask_backend(void *arg) {
+    first_use *f = arg;
+    pthread_barrier_wait(f->start);
+    f->got = sepax_get_backend();
+    return NULL;
+}
+
+/* 0 when every thread got the same backend, and a real one */
+static int race_first_use(int threads) {
+    pthread_barrier_t start;
+    pthread_t t[64];
+    first_use f[64];
+    if (pthread_barrier_init(&start, NULL, (unsigned)threads) != 0) return 1;
+    for (int i = 0; i < threads; i++) {
+        f[i] = (first_use){&start, SEPAX_BACKEND_AUTO};
+        if (pthread_create(&t[i], NULL, ask_backend, &f[i]) != 0) return 1;
+    }
+    int differ = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(t[i], NULL);
+        differ |= f[i].got != f[0].got || f[i].got == SEPAX_BACKEND_AUTO;
+    }
+    pthread_barrier_destroy(&start);
+    printf("%s %d threads chose the backend at once: %s\n", differ ? "FAIL" : "ok  ", threads,
+           differ ? "they differ" : sepax_backend_name(f[0].got));
+    return differ;
+}
+
 int main(int argc, char **argv) {
     int threads = 4, rounds = 3;
     wl_config cfg = wl_default();
@@ -115,6 +153,8 @@ int main(int argc, char **argv) {
         }
     }
     if (threads < 1 || threads > 64 || rounds < 1 || cfg.pairs == 0) return 2;
+    /* nothing above touched the library: the threads' first use chooses the backend */
+    if (race_first_use(threads > 1 ? threads : 2)) return 1;
     sepax_shapes *store = sepax_shapes_create(cfg.shapes);
     if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) return 1;
     uint32_t count = sepax_shapes_count(store);
@@ -155,7 +195,6 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < count; i++)
         if (sepax_shapes_aabb(store, sepax_shapes_id(store, i), &e.aabb[i]) != SEPAX_OK) return 1;
 
-    /* no library query has run yet: the threads' first queries pick the backend together */
     worker *w = calloc((size_t)threads, sizeof *w);
     if (!w) return 1;
     for (int t = 0; t < threads; t++) {

@@ -91,13 +91,23 @@ step "5/7 symbols, arithmetic, format, packaging"
 bad=$(nm -D --defined-only build-test-gcc/kernel/libsepax.so | awk '{print $3}' | grep -v '^sepax_' || true)
 [ -z "$bad" ] || { echo "exported without the sepax_ prefix: $bad"; exit 1; }
 echo "exported symbols: $(nm -D --defined-only build-test-gcc/kernel/libsepax.so | wc -l), all sepax_"
-if objdump -d build-test-gcc/kernel/libsepax.so | grep -qiE '\svfn?m(add|sub)'; then
-  echo "fused multiply-add in the x86 library: results would differ by backend"; exit 1
-fi
-if aarch64-linux-gnu-objdump -d build-test-neon/kernel/libsepax.so | grep -qE '\sf(n)?m(la|ls|add|sub)\s'; then
-  echo "fused multiply-add in the aarch64 library"; exit 1
-fi
-echo "no fused multiply-add in either library"
+# Each listing goes to a file first: `objdump | grep -q` under pipefail fails whenever grep
+# stops at a match before objdump has written everything (SIGPIPE), which hid every match
+# but one in the last pipe buffer. Each also counts the plain multiplies it must contain, so
+# an empty or unreadable listing fails instead of passing.
+fma_check() { # objdump, library, multiply pattern, fused pattern, name
+  local dis n_mul n_fma
+  dis=$(mktemp)
+  "$1" -d "$2" > "$dis"
+  n_mul=$(grep -ciE "$3" "$dis" || true)
+  n_fma=$(grep -ciE "$4" "$dis" || true)
+  rm -f "$dis"
+  [ "$n_mul" -gt 0 ] || { echo "$5: no multiplies in the listing of $2: the FMA check sees nothing"; exit 1; }
+  [ "$n_fma" -eq 0 ] || { echo "$5: $n_fma fused multiply-adds in $2: results would differ by backend"; exit 1; }
+  echo "$5: $n_mul multiplies, no fused multiply-add"
+}
+fma_check objdump build-test-gcc/kernel/libsepax.so '\svmulps' '\svfn?m(add|sub)' x86-64
+fma_check aarch64-linux-gnu-objdump build-test-neon/kernel/libsepax.so '\sfmul\s' '\sf(n)?m(la|ls|add|sub)\s' aarch64
 clang-format --dry-run -Werror kernel/*.c kernel/*.h include/*.h tests/*.c tests/*.h \
   tests/consumer/*.c tests/fuzz/*.c tests/fuzz/*.h bench/*.c bench/*.h tests/peers/*.cc bench/peers/*.c \
   bench/peers/*.cc bench/peers/*.h
