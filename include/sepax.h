@@ -366,7 +366,9 @@ SEPAX_API sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t
 
 /// One contact point of a manifold.
 typedef struct sepax_contact {
-    sepax_vec2 point; ///< world point midway between the two surfaces, along the normal
+    /// world point midway between the two surfaces along the normal (a rounded incident edge
+    /// is taken as its core edge moved out by the radius along the normal, as Box2D's skin)
+    sepax_vec2 point;
     float separation; ///< distance between the surfaces along the normal: < 0 penetrating
     uint32_t id;      ///< feature id (SEPAX_FEATURE_ID)
 } sepax_contact;
@@ -663,7 +665,10 @@ SEPAX_API sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp,
 /// built or the CPU lacks it. Call it before queries start on other threads.
 SEPAX_API sepax_status sepax_set_backend(sepax_backend backend);
 
-/// The backend queries currently use (chosen on first use if not set).
+/// The backend queries currently use (chosen on first use if not set). When the
+/// SEPAX_BACKEND environment variable names no backend this CPU runs (names are lowercase, as
+/// sepax_backend_name gives them), SEPAX_BACKEND_AUTO: every query then returns that error
+/// (SEPAX_ERR_BAD_BACKEND or SEPAX_ERR_UNSUPPORTED) until sepax_set_backend.
 SEPAX_API sepax_backend sepax_get_backend(void);
 
 /// "scalar", "sse2", "sse41", "avx2", "avx512", "neon"; NULL for an invalid value.

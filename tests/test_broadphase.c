@@ -893,11 +893,47 @@ Test(broadphase, queries_match_brute_force) {
         }
     }
     cr_assert(found > 500, "only %zu box results", found);
-    /* capacity: the first ones and the total */
+    /* capacity: each query writes the first `capacity` results of its full answer, and
+     * nothing past them, and reports the total */
     sepax_aabb big = {{-100.0f, -100.0f}, {100.0f, 100.0f}};
-    size_t count;
-    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, big, ids, 10, &count), SEPAX_ERR_CAPACITY);
-    cr_assert_eq(count, n);
+    sepax_ray across = {{-100.0f, 30.3f}, {200.0f, 0.1f}, 1.0f};
+    size_t count, full;
+    enum { CAP = 10 };
+    uint32_t *ids2 = malloc(n * sizeof *ids2);
+    sepax_ray_hit *hits2 = malloc(n * sizeof *hits2);
+    cr_assert(ids2 && hits2);
+    for (int query = 0; query < 3; query++) {
+        memset(ids, 0x5a, n * sizeof *ids);
+        memset(hits, 0x5a, n * sizeof *hits);
+        memset(ids2, 0x5a, n * sizeof *ids2);
+        memset(hits2, 0x5a, n * sizeof *hits2);
+        sepax_status st_full, st_cap;
+        if (query == 0) {
+            st_full = sepax_broadphase_query_aabb(bp, s, big, ids2, n, &full);
+            st_cap = sepax_broadphase_query_aabb(bp, s, big, ids, CAP, &count);
+        } else if (query == 1) {
+            uint32_t probe = sepax_shapes_id(s, n / 2);
+            st_full = sepax_broadphase_query_shape(bp, s, probe, 40.0f, ids2, n, &full);
+            st_cap = sepax_broadphase_query_shape(bp, s, probe, 40.0f, ids, CAP, &count);
+        } else {
+            st_full = sepax_broadphase_query_ray(bp, s, &across, ids2, hits2, n, &full);
+            st_cap = sepax_broadphase_query_ray(bp, s, &across, ids, hits, CAP, &count);
+        }
+        cr_assert_eq(st_full, SEPAX_OK, "query %d", query);
+        cr_assert(full > CAP, "query %d: only %zu results", query, full);
+        cr_assert_eq(st_cap, SEPAX_ERR_CAPACITY, "query %d", query);
+        cr_assert_eq(count, full, "query %d: count %zu, the total %zu", query, count, full);
+        cr_assert(memcmp(ids, ids2, CAP * sizeof *ids) == 0, "query %d: not the first ids", query);
+        for (size_t k = CAP * sizeof *ids; k < n * sizeof *ids; k++)
+            cr_assert_eq(((unsigned char *)ids)[k], 0x5a, "query %d: wrote past capacity", query);
+        if (query == 2) {
+            cr_assert(memcmp(hits, hits2, CAP * sizeof *hits) == 0, "ray: not the first hits");
+            for (size_t k = CAP * sizeof *hits; k < n * sizeof *hits; k++)
+                cr_assert_eq(((unsigned char *)hits)[k], 0x5a, "ray: a hit past capacity");
+        }
+    }
+    free(ids2);
+    free(hits2);
     free(ids);
     free(want);
     free(hits);
@@ -912,6 +948,24 @@ Test(broadphase, queries_match_brute_force) {
 
 /* ---- bad input ------------------------------------------------------------------------ */
 
+/* An allocator for the broadphase's configs. */
+static void *plain_alloc(size_t size, size_t align, void *ctx) {
+    (void)ctx;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void plain_free(void *p, void *ctx) {
+    (void)ctx;
+    free(p);
+}
+
+static int all_bytes(const void *p, size_t bytes, unsigned char v) {
+    const unsigned char *c = p;
+    for (size_t i = 0; i < bytes; i++)
+        if (c[i] != v) return 0;
+    return 1;
+}
+
 Test(broadphase, contract) {
     sepax_shapes *s = make_store(100, 51, 1);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
@@ -919,6 +973,10 @@ Test(broadphase, contract) {
     sepax_hit hits[4096];
     sepax_manifold mans[64];
     size_t count = 99;
+    /* every refusal below leaves the output arrays as they are (checked after them) */
+    memset(pairs, 0xA5, sizeof pairs);
+    memset(hits, 0xA5, sizeof hits);
+    memset(mans, 0xA5, sizeof mans);
     sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, 0};
     sepax_contacts out = {pairs, hits, mans, 64};
     cr_assert_eq(sepax_find_contacts(NULL, s, &o, &out, &count), SEPAX_ERR_NULL);
@@ -965,7 +1023,38 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_find_contacts(bp, s, &col, &no_hits, &count), SEPAX_ERR_NULL);
     sepax_contacts skew = {(sepax_pair *)(void *)((char *)pairs + 1), NULL, NULL, 64};
     cr_assert_eq(sepax_find_contacts(bp, s, &o, &skew, &count), SEPAX_ERR_MISALIGNED);
+    /* NULL pairs with room for some; the hits and manifolds misaligned, each for its test */
+    sepax_contacts no_pairs = {NULL, hits, mans, 64};
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &no_pairs, &count), SEPAX_ERR_NULL);
+    col.test = SEPAX_TEST_COLLIDE;
+    sepax_contacts skew_hits = {pairs, (sepax_hit *)(void *)((char *)hits + 1), mans, 64};
+    cr_assert_eq(sepax_find_contacts(bp, s, &col, &skew_hits, &count), SEPAX_ERR_MISALIGNED);
+    col.test = SEPAX_TEST_MANIFOLD;
+    sepax_contacts skew_mans = {pairs, hits, (sepax_manifold *)(void *)((char *)mans + 2), 64};
+    cr_assert_eq(sepax_find_contacts(bp, s, &col, &skew_mans, &count), SEPAX_ERR_MISALIGNED);
+    /* the hits a test does not need may be anything */
+    sepax_contacts skew_unused = {pairs, (sepax_hit *)(void *)((char *)hits + 1), NULL, 4096};
+    size_t found = 0;
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &skew_unused, &found), SEPAX_OK);
+    cr_assert(found > 0, "no contacts to write");
+    cr_assert(all_bytes(hits, sizeof hits, 0xA5), "hits written by an overlap frame");
     cr_assert_eq(count, 99, "count written on error");
+    cr_assert(all_bytes(pairs + found, sizeof pairs - found * sizeof *pairs, 0xA5),
+              "pairs written past the results");
+    memset(pairs, 0xA5, sizeof pairs);
+    /* each refusal again, now checking the arrays after it */
+    const sepax_contacts *refused[] = {&no_hits, &skew, &no_pairs, &skew_hits, &skew_mans};
+    const int test_of[] = {SEPAX_TEST_COLLIDE, SEPAX_TEST_OVERLAP, SEPAX_TEST_OVERLAP,
+                           SEPAX_TEST_COLLIDE, SEPAX_TEST_MANIFOLD};
+    for (int k = 0; k < 5; k++) {
+        sepax_frame_options t = o;
+        t.test = test_of[k];
+        cr_assert_neq(sepax_find_contacts(bp, s, &t, refused[k], &count), SEPAX_OK);
+        cr_assert_eq(count, 99, "refusal %d wrote the count", k);
+        cr_assert(all_bytes(pairs, sizeof pairs, 0xA5) && all_bytes(hits, sizeof hits, 0xA5) &&
+                      all_bytes(mans, sizeof mans, 0xA5),
+                  "refusal %d wrote an output array", k);
+    }
     /* a cell size given: the same contacts as the chosen one */
     sepax_contacts big = {pairs, hits, NULL, 4096};
     size_t n1, n2;
@@ -989,6 +1078,15 @@ Test(broadphase, contract) {
     sepax_allocator half = {NULL, NULL, NULL};
     sepax_broadphase_config noalloc = {0, NULL, &half, 0};
     cr_assert_null(sepax_broadphase_create(&noalloc));
+    sepax_allocator no_free = {plain_alloc, NULL, NULL}, no_alloc = {NULL, plain_free, NULL};
+    sepax_allocator both = {plain_alloc, plain_free, NULL};
+    sepax_broadphase_config c1 = {0, NULL, &no_free, 0}, c2 = {0, NULL, &no_alloc, 0},
+                            c3 = {0, NULL, &both, 0};
+    cr_assert_null(sepax_broadphase_create(&c1));
+    cr_assert_null(sepax_broadphase_create(&c2));
+    sepax_broadphase *with = sepax_broadphase_create(&c3); /* the same allocator, whole */
+    cr_assert_not_null(with);
+    sepax_broadphase_destroy(with);
     sepax_broadphase_destroy(NULL);
     /* filters */
     uint32_t nshapes = sepax_shapes_count(s);

@@ -7,7 +7,8 @@
 #  4. aarch64 cross build: the NEON kernel against the reference under
 #     qemu-user, 200k random pairs per shape mix at three margins (the plain
 #     driver: Criterion's runner hangs
-#     under qemu-aarch64), and the stack driver (SEPAX_STACK_BYTES)
+#     under qemu-aarch64), the stack driver (SEPAX_STACK_BYTES) and the scenes test
+#     (pose hashes and frames)
 #  5. checks: exported symbols, no fused multiply-add in the library,
 #     clang-format, install + pkg-config consumer, meson subproject consumer
 #  6. valgrind memcheck: the Criterion suites and the plain drivers (one
@@ -86,6 +87,8 @@ ninja -C build-test-neon
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-equiv --rounds 1 --pairs 200000
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-example
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-stack
+# the scenes' pose hashes (the same bits on aarch64) and their frames against brute force
+qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-test-scenes
 
 step "5/7 symbols, arithmetic, format, packaging"
 bad=$(nm -D --defined-only build-test-gcc/kernel/libsepax.so | awk '{print $3}' | grep -v '^sepax_' || true)
@@ -134,12 +137,18 @@ ln -s "$root" "$sub/subprojects/sepax"
 cp tests/consumer/example.c "$sub/"
 cat >"$sub/meson.build" <<'MESON'
 project('consumer', 'c', default_options: ['c_std=c11'])
-executable('example', 'example.c', dependencies: dependency('sepax'))
+executable('example', 'example.c', dependencies: dependency('sepax'), install: true)
 MESON
-meson setup "$sub/build" "$sub" >/dev/null
+meson setup --prefix "$sub/prefix" "$sub/build" "$sub" >/dev/null
 ninja -C "$sub/build" >/dev/null
 "$sub/build/example"
-echo "meson subproject consumer: ok"
+# installed, it runs where no sepax library was installed: sepax is linked in
+meson install -C "$sub/build" >/dev/null
+if ldd "$sub/prefix/bin/example" | grep -F libsepax; then
+  echo "the subproject consumer needs a shared sepax the subproject does not install"; exit 1
+fi
+"$sub/prefix/bin/example"
+echo "meson subproject consumer (built, and installed): ok"
 
 step "6/7 valgrind memcheck, helgrind"
 # Two emulated copies are left out here: avx2_portable runs AVX2's lanes (as the native AVX2

@@ -38,8 +38,10 @@
  * the pair bytes. A refused frame writes nothing; SEPAX_ERR_CAPACITY reports the
  * count a second call gets in full; the pairs found are exactly those that
  * brute force over every pair (sepax_overlap_opt, the filters applied by
- * hand) finds. A box query from the input bytes must find what brute force
- * finds over the shapes' boxes. */
+ * hand) finds, each once, for every test but AABB, and each collide hit and
+ * manifold is the pair query's (sepax_collide_opt, sepax_collide_manifold_opt)
+ * bit for bit. A box query from the input bytes must find the ids brute force
+ * finds over the shapes' boxes, each once. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,15 +187,31 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
                 all[n++] = (sepax_pair){sepax_shapes_id(store, i), sepax_shapes_id(store, j)};
     if (sepax_overlap_opt(store, all, n, opt, hit) != SEPAX_OK) fail("frame: brute force");
     for (size_t k = 0; k < n; k++) want += hit[k];
-    if (test == SEPAX_TEST_OVERLAP && want != count) fail("frame: not brute force's pair count");
+    /* collide's hits and the manifolds with points are overlap's hits at the same margin */
+    if (want != count) fail("frame: not brute force's pair count");
+    static uint8_t seen[SHAPES][SHAPES];
+    memset(seen, 0, sizeof seen);
     for (size_t k = 0; k < count; k++) { /* each pair found is one brute force finds */
         uint32_t a = pairs[k].a & SEPAX_ID_INDEX_MASK, b = pairs[k].b & SEPAX_ID_INDEX_MASK;
         if (a >= b || b >= total || pairs[k].a != sepax_shapes_id(store, a) ||
             pairs[k].b != sepax_shapes_id(store, b))
             fail("frame: a pair not in index order or not live");
+        if (seen[a][b]++) fail("frame: a pair twice");
         uint8_t h;
         if (sepax_overlap_opt(store, &pairs[k], 1, opt, &h) != SEPAX_OK) fail("frame: recheck");
-        if (test == SEPAX_TEST_OVERLAP && !h) fail("frame: a pair that does not touch");
+        if (!h) fail("frame: a pair that does not touch");
+        /* and each result is the pair query's, bit for bit */
+        if (test == SEPAX_TEST_COLLIDE) {
+            sepax_hit one;
+            if (sepax_collide_opt(store, &pairs[k], 1, opt, &one) != SEPAX_OK ||
+                memcmp(&one, &hits[k], sizeof one) != 0)
+                fail("frame: a hit not sepax_collide's");
+        } else if (test == SEPAX_TEST_MANIFOLD) {
+            sepax_manifold one;
+            if (sepax_collide_manifold_opt(store, &pairs[k], 1, opt, &one) != SEPAX_OK ||
+                memcmp(&one, &mans[k], sizeof one) != 0)
+                fail("frame: a manifold not sepax_collide_manifold's");
+        }
     }
     /* a box query */
     sepax_aabb box = {{(float)(data[1] % 40) - 5.0f, (float)(data[2] % 40) - 5.0f}, {0, 0}};
@@ -203,13 +221,21 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
     if (sepax_broadphase_query_aabb(bp, store, box, ids, SHAPES, &got) != SEPAX_OK)
         fail("box query refused");
     size_t inside = 0;
+    static uint8_t in_box[SHAPES];
     for (uint32_t i = 0; i < total; i++) {
         sepax_aabb b;
         sepax_shapes_aabb(store, sepax_shapes_id(store, i), &b);
-        inside += b.lower.x <= box.upper.x && box.lower.x <= b.upper.x &&
-                  b.lower.y <= box.upper.y && box.lower.y <= b.upper.y;
+        in_box[i] = b.lower.x <= box.upper.x && box.lower.x <= b.upper.x &&
+                    b.lower.y <= box.upper.y && box.lower.y <= b.upper.y;
+        inside += in_box[i];
     }
     if (got != inside) fail("box query: not brute force's count");
+    for (size_t k = 0; k < got; k++) { /* each a live shape in the box, once */
+        uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
+        if (i >= total || ids[k] != sepax_shapes_id(store, i) || in_box[i] != 1)
+            fail("box query: an id not brute force's, or twice");
+        in_box[i] = 2;
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
