@@ -2,7 +2,8 @@
  * they cost a frame. N circles of radius 0.4 in a 250 x 250 field, then K more at
  * (D + 50 k, D); each run prints the frame's median time over F frames, its contacts, and
  * the grid the broadphase chose (cell, cells, large shapes), first with no strays, then
- * with them.
+ * with them; the strays touch nothing, so both runs must find the same pairs (exit 1 if
+ * not).
  *
  *   sepax-bench-stray [--n N] [--strays K] [--far D] [--frames F]
  *   (defaults: 50000 1 100000 9)
@@ -48,7 +49,16 @@ static float unit(uint64_t *x) {
     return (float)(*x >> 40) * (1.0f / 16777216.0f);
 }
 
-static void run(const options *o, uint32_t strays) {
+static int by_pair(const void *a, const void *b) {
+    const sepax_pair *p = a, *q = b;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* One field, with `strays` far shapes: times its frames and returns its contacts, sorted
+ * (*n of them), for main to compare: the strays touch nothing, so with and without them the
+ * frame must find the same pairs. */
+static sepax_pair *run(const options *o, uint32_t strays, size_t *n) {
     sepax_shapes *s = sepax_shapes_create(o->n + strays);
     if (!s) frame_die("create", SEPAX_ERR_NOMEM);
     uint64_t x = 7;
@@ -71,11 +81,13 @@ static void run(const options *o, uint32_t strays) {
     sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
     sepax_contacts out = {pairs, NULL, NULL, cap};
     if ((st = sepax_find_contacts(bp, s, &fo, &out, &count)) != SEPAX_OK) frame_die("frame", st);
+    size_t first = count;
     for (uint32_t f = 0; f < o->frames; f++) {
         double t0 = frame_now_ns();
         if ((st = sepax_find_contacts(bp, s, &fo, &out, &count)) != SEPAX_OK)
             frame_die("frame", st);
         ms[f] = (frame_now_ns() - t0) * 1e-6;
+        if (count != first) frame_die("a frame found another number of contacts", st);
     }
     sepax_broadphase_stats bs;
     sepax_broadphase_stats_get(bp, &bs);
@@ -83,9 +95,11 @@ static void run(const options *o, uint32_t strays) {
            frame_median(ms, o->frames), count, (double)bs.cell_size, bs.cells_x, bs.cells_y,
            bs.large);
     free(ms);
-    free(pairs);
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
+    qsort(pairs, count, sizeof *pairs, by_pair);
+    *n = count;
+    return pairs;
 }
 
 int main(int argc, char **argv) {
@@ -96,7 +110,14 @@ int main(int argc, char **argv) {
            o.n, (double)o.far, (double)o.far, o.frames);
     printf("| shapes | strays | ms a frame | contacts | cell | cells | large |\n");
     printf("|---:|---:|---:|---:|---:|---:|---:|\n");
-    run(&o, 0);
-    run(&o, o.strays);
-    return 0;
+    size_t n0, n1;
+    sepax_pair *alone = run(&o, 0, &n0), *with = run(&o, o.strays, &n1);
+    int same = n0 == n1 && memcmp(alone, with, n0 * sizeof *alone) == 0;
+    if (o.far > 251.0f) /* strays 50 apart outside the field (radius 0.4) touch nothing */
+        printf("\nthe same contact pairs with and without the strays: %s\n", same ? "yes" : "NO");
+    else
+        same = 1; /* strays in the field may touch it: nothing to compare */
+    free(alone);
+    free(with);
+    return same ? 0 : 1;
 }

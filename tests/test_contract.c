@@ -495,6 +495,15 @@ static int strictly_convex(const sepax_vec2 *v, int n) {
     return 1;
 }
 
+/* the index of the lowest vertex (least y, then least x): where a stored outline, which
+ * is counter-clockwise from the caller's first kept vertex, is compared from */
+static int lowest(const sepax_vec2 *v, int n) {
+    int at = 0;
+    for (int i = 1; i < n; i++)
+        if (v[i].y < v[at].y || (v[i].y == v[at].y && v[i].x < v[at].x)) at = i;
+    return at;
+}
+
 Test(contract, thin_convex_any_start) {
     const float t = 0x1p-20f;
     const sepax_vec2 quad[4] = {{0, 0}, {1, 0}, {0.5f, 3 * t}, {0.01f, 0.8f * t}};
@@ -533,6 +542,8 @@ Test(contract, thin_convex_any_start) {
         if (it % 3 != 2 && !strictly_convex(v, n)) continue; /* merging ones need not be */
         tried++;
         sepax_status first = SEPAX_OK;
+        sepax_vec2 kept0[SEPAX_MAX_VERTS]; /* start 0's vertices, from their lowest */
+        int nkept0 = 0;
         for (int start = 0; start < 2 * n; start++) { /* every start, either winding */
             sepax_vec2 w[SEPAX_MAX_VERTS], hull[SEPAX_MAX_VERTS];
             for (int i = 0; i < n; i++) w[i] = v[start < n ? (start + i) % n : (start + n - i) % n];
@@ -546,7 +557,22 @@ Test(contract, thin_convex_any_start) {
                       sepax_status_str(st), sepax_status_str(hs));
             cr_assert_eq(st, first, "polygon %d: %s from vertex %d, %s from vertex 0", it,
                          sepax_status_str(st), start, sepax_status_str(first));
-            if (st == SEPAX_OK) cr_assert(sepax_shapes_remove(store, id, NULL) == SEPAX_OK);
+            if (st == SEPAX_OK) { /* the same vertices kept, whatever the start and winding */
+                sepax_local_shape loc;
+                cr_assert_eq(sepax_shapes_local(store, id, &loc), SEPAX_OK);
+                sepax_vec2 kept[SEPAX_MAX_VERTS];
+                int low = lowest(loc.vertex, loc.count);
+                for (int i = 0; i < loc.count; i++) kept[i] = loc.vertex[(low + i) % loc.count];
+                if (start == 0) {
+                    memcpy(kept0, kept, sizeof kept);
+                    nkept0 = loc.count;
+                }
+                cr_assert(loc.count == nkept0 &&
+                              memcmp(kept, kept0, (size_t)nkept0 * sizeof *kept) == 0,
+                          "polygon %d: from vertex %d, %d vertices kept, not start 0's %d", it,
+                          start, loc.count, nkept0);
+                cr_assert(sepax_shapes_remove(store, id, NULL) == SEPAX_OK);
+            }
         }
         ok += first == SEPAX_OK;
     }

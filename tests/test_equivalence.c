@@ -40,10 +40,15 @@ static void full_check(const char *name) {
     compared = 0;
     bad = check_adversarial(k, &compared, &msg);
     cr_expect(bad == 0, "%s adversarial: %zu mismatches: %s", name, bad, msg.text);
+    /* the README's store: 265 shapes, all 70,225 ordered pairs (12 results each, as in the
+     * random rounds below), and every shape a probe: 265 probes at margin 0 and a quarter
+     * (67) at each other margin and as rays, each against the 265 shapes */
+    cr_expect(compared == 12 * (size_t)70225 + (265 + 3 * 67) * (size_t)265,
+              "the adversarial store is not the README's: %zu results", compared);
     compared = 0;
     bad = check_update(k, &compared, &msg);
     cr_expect(bad == 0, "%s poses: %zu mismatches: %s", name, bad, msg.text);
-    cr_expect(compared > 100000, "adversarial store too small: %zu", compared);
+    cr_expect(compared > 100000, "the pose checks compared only %zu", compared);
     compared = 0;
     bad = check_pose_kernel(k, &compared, &msg);
     cr_expect(bad == 0, "%s pose batches: %zu mismatches: %s", name, bad, msg.text);

@@ -1,4 +1,4 @@
-/* sepax_rot: accurate to a float ulp against double-precision libm, a unit
+/* sepax_rot: correctly rounded (within half a float ulp) against double-precision libm, a unit
  * rotation, and defined at the edges of its domain. Its bits on other
  * platforms are checked by the determinism hash. */
 #include <criterion/criterion.h>
@@ -11,7 +11,7 @@ static double ulps(float got, double want) {
     return fabs((double)got - want) / ldexp(1.0, ilogb(scale) - 23);
 }
 
-Test(rot, within_one_ulp_of_libm) {
+Test(rot, within_half_an_ulp_of_libm) {
     double worst = 0;
     for (int i = 0; i < 1000000; i++) {
         float a = (float)((double)(i - 500000) * 0.0123457);
@@ -19,7 +19,8 @@ Test(rot, within_one_ulp_of_libm) {
         sepax_rotation q = sepax_rot(a);
         double e = fmax(ulps(q.c, cos((double)a)), ulps(q.s, sin((double)a)));
         worst = fmax(worst, e);
-        cr_assert(e <= 1.0, "angle %.9g: (%.9g, %.9g) is %.2f ulp off", a, q.c, q.s, e);
+        /* half an ulp, and a hair for libm's own error: the README's claim */
+        cr_assert(e <= 0.5 + 1e-6, "angle %.9g: (%.9g, %.9g) is %.7f ulp off", a, q.c, q.s, e);
         double n = (double)q.c * q.c + (double)q.s * q.s;
         cr_assert(fabs(n - 1.0) < 2.5e-7, "angle %.9g: not unit (%g)", a, n);
     }

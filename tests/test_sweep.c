@@ -199,9 +199,23 @@ Test(sweep, rounded_corner_is_exact) {
     double want = (2.0 - 1.0 / sqrt(2.0)) / 4.0; /* centre at (-1/sqrt2, -1/sqrt2) */
     cr_assert(h.hit && fabs((double)h.t - want) < 1e-6, "t = %.9g, want %.9g", (double)h.t, want);
     cr_assert(fabs(h.normal.x + 0.70710678) < 1e-6 && fabs(h.normal.y + 0.70710678) < 1e-6);
-    /* passing the corner at 1.01 from it: a miss, though both planes' slabs are crossed */
+    /* straight along, 2 below the square: a miss */
     h = sweep_one(s, sq, c, (sepax_vec2){0, 0}, (sepax_vec2){4.0f, 0.0f});
-    cr_assert(h.hit == 0 || h.t > 0.0f);
+    cr_assert_eq(h.hit, 0);
+    /* across the corner's outside, square to its diagonal, the centre's path 1.01 from the
+     * corner: a miss, though the planes' slabs (x >= -1 and y >= -1) hold together for
+     * t in [0.43, 0.57], where planes alone would report a hit; at 0.99 a hit */
+    for (int k = 0; k < 2; k++) {
+        float off = (k ? 0.99f : 1.01f) * 0.70710678f, along = 3.0f * 0.70710678f;
+        uint32_t near;
+        cr_assert_eq(
+            sepax_shapes_add_circle(s, (sepax_vec2){-off - along, -off + along}, 1.0f, &near),
+            SEPAX_OK);
+        h = sweep_one(s, sq, near, (sepax_vec2){0, 0}, (sepax_vec2){2 * along, -2 * along});
+        cr_assert_eq(h.hit, (uint32_t)k, "path %.2f from the corner: hit %u at t %g",
+                     k ? 0.99 : 1.01, h.hit, (double)h.t);
+        cr_assert_eq(sepax_shapes_remove(s, near, NULL), SEPAX_OK);
+    }
     sepax_shapes_destroy(s);
 }
 
