@@ -11,6 +11,8 @@
 #      detect-collisions side by side, ms per frame and the contact pair sets compared.
 # DC_MODE=checkall makes detect-collisions run its own checkAll loop instead of one
 # search per body (see frame.mjs). PEERS=box2d,chipmunk leaves Box2D's m_radius-0 run out.
+# UPDATE=lazy runs sepax's frames with SEPAX_UPDATE_LAZY (world records only for the shapes
+# in candidate pairs, what a sparse scene such as bullet-hell wants) in both programs.
 set -euo pipefail
 build=${1:-build}
 scene=${2:-bullet-hell}
@@ -20,6 +22,7 @@ warmup=${5:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 js=$here/peers/js
 args=(--scene "$scene" --n "$n" --frames "$frames" --warmup "$warmup")
+if [ -n "${UPDATE:-}" ]; then args+=(--update "$UPDATE"); fi
 peers_args=()
 if [ -n "${PEERS:-}" ]; then peers_args=(--peers "$PEERS"); fi
 
