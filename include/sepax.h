@@ -35,15 +35,25 @@ extern "C" {
 #define SEPAX_COORD_LIMIT 1.0e18f
 
 /// Most bytes of the calling thread's stack any sepax call takes in a release build
-/// (sepax's default; -O0 is not covered), and what a task of a caller's sepax_scheduler takes on
-/// its thread. For job systems and fibers with small stacks: give such a thread at least this
-/// much plus the caller's own frames. Measured by tests/stack_driver.c, which runs every call
-/// on a stack of this size over a guard, on the scalar, SSE2, SSE4.1, AVX2 and NEON backends
-/// (the AVX-512 copies were sized by gcc's -fstack-usage only). The deepest calls are pair
-/// queries over lists longer than 1024 pairs, each 4096-pair chunk sorted in buffers on the
-/// stack: about 63 KiB with the scalar backend, 56 KiB with AVX2 (KiB: 1024 bytes). The
-/// built-in scheduler's threads have the system's default stack.
+/// (sepax's default; -O0 is not covered). For job systems and fibers with small stacks: give
+/// such a thread at least this much plus the caller's own frames, or give the queries scratch
+/// (sepax_query_options.scratch) and plan for SEPAX_SCRATCH_STACK_BYTES. Measured by
+/// tests/stack_driver.c, which runs the calls on a stack of this size over a guard, on every
+/// backend the CPU runs (README, "Stack"). The deepest calls are pair queries over lists longer
+/// than 1024 pairs without scratch, each 4096-pair chunk sorted in buffers on the stack: up to
+/// 65 KiB (KiB: 1024 bytes). The built-in scheduler's threads have the system's default stack.
 #define SEPAX_STACK_BYTES (96u * 1024u)
+
+/// Bytes of caller scratch a query takes for its work buffers (sepax_query_options.scratch),
+/// which then stay off the calling thread's stack.
+#define SEPAX_SCRATCH_BYTES (65u * 1024u)
+/// Alignment of that scratch.
+#define SEPAX_SCRATCH_ALIGN 64u
+/// Most bytes of the calling thread's stack a query given scratch takes (sepax_overlap_opt,
+/// sepax_collide_opt, sepax_overlap_one_opt, sepax_collide_manifold_opt, sepax_sweep_opt,
+/// sepax_raycast_opt, sepax_raycast_range), and a task of sepax_find_contacts on a caller's
+/// scheduler: for fibers with small stacks. Measured as SEPAX_STACK_BYTES is.
+#define SEPAX_SCRATCH_STACK_BYTES (24u * 1024u)
 
 /// Every call that can fail returns one of these. Negative values are errors.
 typedef enum sepax_status {
@@ -149,12 +159,21 @@ typedef struct sepax_hit {
                        ///< 0 when hit == 0
 } sepax_hit;
 
-/// Options of a query. A zeroed struct, or NULL, means margin 0.
+/// Options of a query. A zeroed struct, or NULL, means margin 0 and no scratch.
 typedef struct sepax_query_options {
     /// Pairs whose separation is <= margin are hits: > 0 keeps pairs up to that far apart (the
     /// speculative contacts of engines), < 0 asks for penetration deeper than -margin, 0 counts
-    /// touching. Finite, |margin| <= SEPAX_COORD_LIMIT.
+    /// touching. Finite, |margin| <= SEPAX_COORD_LIMIT. Sweeps and raycasts take no margin:
+    /// for them it must be 0.
     float margin;
+    /// Work memory for the call, so that its buffers stay off the calling thread's stack (at
+    /// most SEPAX_SCRATCH_STACK_BYTES of it taken): NULL (the default) puts them on the stack
+    /// (up to SEPAX_STACK_BYTES). Given, it must be aligned to SEPAX_SCRATCH_ALIGN
+    /// (SEPAX_ERR_MISALIGNED), hold scratch_bytes >= SEPAX_SCRATCH_BYTES and not overlap the
+    /// call's inputs or outputs (SEPAX_ERR_BAD_OPTION). Its contents before the call do not
+    /// matter and after it mean nothing; one scratch serves one call at a time.
+    void *scratch;
+    size_t scratch_bytes; ///< bytes at scratch (ignored when scratch is NULL)
 } sepax_query_options;
 
 /// Read-only view of one stored shape in world coordinates, pointing into the store: valid
@@ -280,8 +299,11 @@ SEPAX_API sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t 
 
 /// Convex hull of `count` points (3..SEPAX_HULL_MAX_POINTS) into out[0..*out_count),
 /// counter-clockwise from the lowest-x (then lowest-y) vertex; `out` holds SEPAX_MAX_VERTS.
-/// Points within 2^-20 of the set's size (in x and in y) are one point, points on a hull edge are
-/// dropped, and the result is always accepted by sepax_shapes_add_polygon. A hull that needs
+/// Points within 2^-20 of the set's size (in x and in y) are one point, points within 2^-20 of
+/// it of a hull edge are dropped (judged against every point dropped beside them, so the
+/// drops never add up to more), and the result is always accepted by
+/// sepax_shapes_add_polygon, which may drop a vertex its own test, seeing only the vertices,
+/// finds within that distance of its neighbours' line. A hull that needs
 /// more than SEPAX_MAX_VERTS vertices is SEPAX_ERR_TOO_MANY_VERTS, never truncated. On any
 /// error `out` and *out_count are untouched.
 SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out,
@@ -303,7 +325,9 @@ SEPAX_API sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t
 /// poses, in one SIMD pass. Queries must not run on the store meanwhile.
 SEPAX_API sepax_status sepax_shapes_update(sepax_shapes *store);
 
-/// The world bounding box of shape `id`, as of the last update.
+/// The world bounding box of shape `id`, as of the last update: the world vertices' least and
+/// greatest coordinates less and plus the radius, in float rounded to nearest, so it may miss
+/// the shape by a rounding (up to about 2e-7 of the coordinates' size; the broadphase pads it).
 SEPAX_API sepax_status sepax_shapes_aabb(const sepax_shapes *store, uint32_t id, sepax_aabb *out);
 
 /// Copy out shape `id` as it was added, in its local frame.
@@ -428,6 +452,12 @@ SEPAX_API sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *
                                    const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
                                    sepax_sweep_hit *out);
 
+/// sepax_sweep with options (NULL: the defaults), for their scratch: a margin other than 0 is
+/// SEPAX_ERR_BAD_OPTION (a sweep takes none), and nothing is written.
+SEPAX_API sepax_status sepax_sweep_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                                       const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
+                                       const sepax_query_options *options, sepax_sweep_hit *out);
+
 /// A ray, or a segment: the points origin + t * direction for t in [0, max_fraction]
 /// (max_fraction 1: the segment from origin to origin + direction, as in Box2D).
 typedef struct sepax_ray {
@@ -455,6 +485,12 @@ typedef struct sepax_ray_hit {
 /// on any error nothing is written.
 SEPAX_API sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays,
                                      const uint32_t *shapes, size_t n, sepax_ray_hit *out);
+
+/// sepax_raycast with options (NULL: the defaults), for their scratch: a margin other than 0
+/// is SEPAX_ERR_BAD_OPTION (a ray takes none), and nothing is written.
+SEPAX_API sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
+                                         const uint32_t *shapes, size_t n,
+                                         const sepax_query_options *options, sepax_ray_hit *out);
 
 /// One ray against the shapes at indices first .. first + count - 1 (a laser through a
 /// field): out[k] for the shape at index first + k, read straight from the store's

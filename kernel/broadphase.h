@@ -37,6 +37,9 @@ typedef struct sepax_pool sepax_pool;
 
 /* What one worker needs while it pairs a chunk: allocated once per worker. */
 typedef struct bp_worker {
+    /* the narrowphase's work memory (kernel.h): its sort and lane buffers off the stack of
+     * the thread that runs the task, a caller's fiber perhaps */
+    _Alignas(64) unsigned char work[SEPAX_WORK_BYTES];
     uint32_t pos[BP_PIECE + BP_PAD];
     uint32_t tile[BP_TILE + BP_PAD];     /* a cell test's positions */
     uint32_t tile_own[BP_TILE + BP_PAD]; /* and the owner of each */

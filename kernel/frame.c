@@ -121,7 +121,7 @@ static void flush(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c) {
             if (n < cap) c->pairs[n] = w->cand[i];
         break;
     case SEPAX_TEST_OVERLAP:
-        f->k->overlap(f->store, w->cand, m, f->margin, w->flag);
+        f->k->overlap(f->store, w->cand, m, f->margin, w->flag, w->work);
         if (cap - (n < cap ? n : cap) >= m) { /* room for all: no test per pair */
             sepax_pair *out = c->pairs;
             for (size_t i = 0; i < m; i++) {
@@ -136,7 +136,7 @@ static void flush(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c) {
         }
         break;
     case SEPAX_TEST_COLLIDE:
-        f->k->collide(f->store, w->cand, m, f->margin, w->hit, NULL);
+        f->k->collide(f->store, w->cand, m, f->margin, w->hit, NULL, w->work);
         for (size_t i = 0; i < m; i++) {
             if (n < cap) {
                 c->pairs[n] = w->cand[i];
@@ -146,8 +146,8 @@ static void flush(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c) {
         }
         break;
     default: /* SEPAX_TEST_MANIFOLD */
-        f->k->collide(f->store, w->cand, m, f->margin, w->hit, w->axis);
-        f->k->contacts(f->store, w->cand, m, w->hit, w->axis, f->margin, w->man);
+        f->k->collide(f->store, w->cand, m, f->margin, w->hit, w->axis, w->work);
+        f->k->contacts(f->store, w->cand, m, w->hit, w->axis, f->margin, w->man, w->work);
         for (size_t i = 0; i < m; i++) {
             if (n < cap) {
                 c->pairs[n] = w->cand[i];
@@ -482,7 +482,7 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
     if (!bp || !store || !o || !out || !count) return SEPAX_ERR_NULL;
     if (o->test < SEPAX_TEST_AABB || o->test > SEPAX_TEST_MANIFOLD) return SEPAX_ERR_BAD_OPTION;
     if (o->update < SEPAX_UPDATE_NONE || o->update > SEPAX_UPDATE_LAZY) return SEPAX_ERR_BAD_OPTION;
-    sepax_query_options q = {o->margin};
+    sepax_query_options q = {.margin = o->margin};
     sepax_status st = sepax_margin_of(&q, margin);
     if (st != SEPAX_OK) return st;
     if (!isfinite(o->cell_size)) return SEPAX_ERR_NONFINITE;

@@ -142,7 +142,7 @@ static void take_shape(const sepax_shapes *s, const uint32_t *idx, size_t m, voi
         pairs[np] = (sepax_pair){c->probe, id_of(s, idx[i])};
         np += idx[i] != self;
     }
-    if (np) c->k->overlap(s, pairs, np, c->margin, hit);
+    if (np) c->k->overlap(s, pairs, np, c->margin, hit, NULL);
     for (size_t i = 0; i < np; i++) {
         if (hit[i] && c->out->n < c->out->cap) c->out->ids[c->out->n] = pairs[i].b;
         c->out->n += hit[i];
@@ -155,7 +155,7 @@ sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp, const sepa
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;
     if ((st = sepax_check_id(store, probe)) != SEPAX_OK) return st;
-    sepax_query_options q = {margin};
+    sepax_query_options q = {.margin = margin};
     if ((st = sepax_margin_of(&q, &margin)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
@@ -201,7 +201,7 @@ static void take_ray(const sepax_shapes *s, const uint32_t *idx, size_t m, void 
         rays[i] = *c->ray;
         ids[i] = id_of(s, idx[i]);
     }
-    c->k->raycast(s, rays, ids, m, hits);
+    c->k->raycast(s, rays, ids, m, hits, NULL);
     for (size_t i = 0; i < m; i++) {
         if (hits[i].hit && c->out->n < c->out->cap) {
             c->out->ids[c->out->n] = ids[i];

@@ -1,7 +1,6 @@
 /* Convex hull of a point set (Andrew's monotone chain), in double precision
  * with the same relative tolerances as polygon construction, and checked by
- * polygon construction itself, so a hull is always a polygon the store takes
- * as is. */
+ * polygon construction itself, so a hull is always a polygon the store takes. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -74,14 +73,26 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     }
     if (k > SEPAX_MAX_VERTS) return SEPAX_ERR_TOO_MANY_VERTS;
 
-    /* hull vertices are input points: the floats convert back exactly */
+    /* hull vertices are input points: the floats convert back exactly. The chain starts at
+     * the lowest-x (then lowest-y) point, but the straight-vertex pass may have dropped it:
+     * the outline starts at the lowest kept one, as the header says. */
+    int low = 0;
+    for (int i = 1; i < k; i++)
+        if (by_x_then_y(&v[i], &v[low]) < 0) low = i;
     sepax_vec2 f[SEPAX_MAX_VERTS];
-    for (int i = 0; i < k; i++) f[i] = (sepax_vec2){(float)v[i].x, (float)v[i].y};
+    for (int i = 0; i < k; i++) {
+        pt q = v[(low + i) % k];
+        f[i] = (sepax_vec2){(float)q.x, (float)q.y};
+    }
+    /* The store must take it (the header's promise); the hull is these vertices, though the
+     * store may drop one more that its own test finds straight: that test sees only the
+     * neighbours, not the points this pass dropped beside them, which the hull must keep
+     * within the tolerance. */
     sepax_poly_rec rec;
     uint8_t n;
     st = sepax_polygon_build(f, k, &rec, &n);
     if (st != SEPAX_OK) return st;
-    for (int i = 0; i < n; i++) out[i] = (sepax_vec2){rec.x[i], rec.y[i]};
-    *out_count = n;
+    for (int i = 0; i < k; i++) out[i] = f[i];
+    *out_count = k;
     return SEPAX_OK;
 }

@@ -53,16 +53,22 @@ typedef struct bp_columns {
     uint32_t *cat, *mask;
 } bp_columns;
 
+/* A kernel call's work memory: `work` (overlap, collide, sweep, raycast, contacts) is
+ * SEPAX_WORK_BYTES aligned to 64, whose contents do not matter, in which the call keeps the
+ * buffers it would otherwise put on the stack (a caller's sepax_query_options.scratch, a
+ * frame worker's own); NULL: on the stack. Each use checks its size against it. */
+#define SEPAX_WORK_BYTES (48u * 1024u)
+
 typedef struct sepax_kernel {
     const char *name;
     sepax_backend backend;
     void (*overlap)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
-                    uint8_t *hit);
+                    uint8_t *hit, void *work);
     /* axis (NULL: not wanted): per pair, the SEPAX_AXIS_* code of the axis that gave the
      * normal; written for misses too, where it means nothing (the sharp slots write 0 for a
      * pair their first pass rules out) */
     void (*collide)(const sepax_shapes *store, const sepax_pair *pairs, size_t n, float margin,
-                    sepax_hit *out, uint8_t *axis);
+                    sepax_hit *out, uint8_t *axis, void *work);
     /* probe is an index here */
     void (*overlap_one)(const sepax_shapes *store, uint32_t probe, uint32_t first, size_t count,
                         float margin, uint8_t *hit);
@@ -72,16 +78,17 @@ typedef struct sepax_kernel {
     void (*update)(sepax_shapes *store, uint32_t first_block, uint32_t blocks, int mode);
     /* swept SAT; va, vb per pair, NULL: not moving; velocities checked by the caller */
     void (*sweep)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
-                  const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);
+                  const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out, void *work);
     /* ray i against shape ids[i] (ids, rays checked by the caller) */
     void (*raycast)(const sepax_shapes *store, const sepax_ray *rays, const uint32_t *ids, size_t n,
-                    sepax_ray_hit *out);
+                    sepax_ray_hit *out, void *work);
     /* one ray against the shapes at indices first .. first + count - 1 */
     void (*raycast_range)(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
                           size_t count, sepax_ray_hit *out);
     /* contact manifolds from collide's answers and axes for the same pairs (manifold_kernel.c) */
     void (*contacts)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
-                     const sepax_hit *hits, const uint8_t *axis, float margin, sepax_manifold *out);
+                     const sepax_hit *hits, const uint8_t *axis, float margin, sepax_manifold *out,
+                     void *work);
     /* the grid's range test: over runs runs[2r] .. runs[2r + 1] - 1 of soa's positions, one
      * run after another, those whose boxes overlap the probe's and whose filters pass,
      * ascending within a run, into out (room for the runs' lengths + 8); returns how many.

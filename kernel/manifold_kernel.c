@@ -30,7 +30,7 @@
 
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out);
+                                       sepax_manifold *out, void *work);
 
 #if defined(SEPAX_ISA_SCALAR)
 /* The portable copy keeps manifold.c's pair at a time: with no vectors, the
@@ -38,14 +38,15 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
  * saves (measured: 174 -> 225 ns a pair, bench/sepax-bench --backend scalar). */
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out) {
+                                       sepax_manifold *out, void *work) {
+    (void)work; /* nothing of its own to keep */
     for (size_t i = 0; i < n; i++)
         sepax_manifold_from_hit(st, pairs[i], &hits[i], axes[i], margin, &out[i]);
 }
 #else
 
-/* The faces listed at a time: the list and the lane buffers stay on the
- * stack (about 14 KB with 8 lanes). */
+/* The faces listed at a time: the list on the stack, the lane buffers (about 14 KB with 8
+ * lanes) in the call's work memory or, without any, on the stack too. */
 #define FACE_LIST 128
 
 /* Which of the four candidate points a contact is (see the file comment). */
@@ -322,10 +323,34 @@ static inline void scatter(const face_batch *f, size_t l, const sepax_hit *h, se
     *out = m;
 }
 
+_Static_assert(sizeof(face_batch) <= SEPAX_WORK_BYTES, "a face batch fits the work memory");
+
+static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                          const sepax_hit *hits, const uint8_t *axes, float margin,
+                          sepax_manifold *out, face_batch *fb);
+
+/* with the lane buffers on the stack: a call of its own, so that the frame of a call with
+ * work memory holds none */
+static __attribute__((noinline)) void contacts_on_stack(const sepax_shapes *st,
+                                                        const sepax_pair *pairs, size_t n,
+                                                        const sepax_hit *hits, const uint8_t *axes,
+                                                        float margin, sepax_manifold *out) {
+    face_batch own;
+    contacts_with(st, pairs, n, hits, axes, margin, out, &own);
+}
+
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out) {
-    face_batch f;
+                                       sepax_manifold *out, void *work) {
+    if (work)
+        contacts_with(st, pairs, n, hits, axes, margin, out, work);
+    else
+        contacts_on_stack(st, pairs, n, hits, axes, margin, out);
+}
+
+static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                          const sepax_hit *hits, const uint8_t *axes, float margin,
+                          sepax_manifold *out, face_batch *fb) {
     for (size_t base = 0; base < n; base += FACE_LIST) {
         size_t len = n - base < FACE_LIST ? n - base : FACE_LIST;
         const sepax_pair *p = pairs + base;
@@ -351,9 +376,9 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
         if (nf == 0) continue;
         size_t steps = (nf + LANES - 1) / LANES * LANES;
         for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
-        for (size_t l = 0; l < steps; l++) gather(&f, l, st, p[list[l]], ax[list[l]]);
-        for (size_t l = 0; l < steps; l += LANES) face_step(&f, l, margin);
-        for (size_t l = 0; l < nf; l++) scatter(&f, l, &h[list[l]], &o[list[l]]);
+        for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]]);
+        for (size_t l = 0; l < steps; l += LANES) face_step(fb, l, margin);
+        for (size_t l = 0; l < nf; l++) scatter(fb, l, &h[list[l]], &o[list[l]]);
     }
 }
 #endif

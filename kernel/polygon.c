@@ -5,6 +5,7 @@
 #include "polygon.h"
 
 #include <math.h>
+#include <string.h>
 
 #define REL_TOL SEPAX_REL_TOL
 
@@ -113,20 +114,44 @@ static int has_reflex(const pt *p, int n, double size) {
  * only too thin (a sharp corner of a sliver looks the same from where it stands). Both
  * tests measure a distance to a line, as check_convex does. */
 sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size) {
+    /* A dropped point stays on record (gone): a later drop must keep every point dropped
+     * between the new neighbours within the tolerance of their line too, so that steps each
+     * within it never add up to more (a densely sampled shallow arc lost its apex that way,
+     * 20 and more tolerances off). */
+    unsigned char gone[2 * SEPAX_HULL_MAX_POINTS];
+    int m = *n, left = m;
+    if (m > (int)sizeof gone) return SEPAX_ERR_COUNT; /* callers pass at most that many */
+    memset(gone, 0, (size_t)m);
     int changed = 1;
-    while (changed && *n >= 3) {
+    while (changed && left >= 3) {
         changed = 0;
-        for (int i = 0; i < *n; i++) {
-            pt a = p[(i + *n - 1) % *n], b = p[i], c = p[(i + 1) % *n];
+        for (int i = 0; i < m; i++) {
+            if (gone[i]) continue;
+            int ia = (i + m - 1) % m, ic = (i + 1) % m;
+            while (gone[ia]) ia = (ia + m - 1) % m;
+            while (gone[ic]) ic = (ic + 1) % m;
+            pt a = p[ia], b = p[i], c = p[ic];
             if (dot3(a, b, c) < 0.0) continue;
-            if (fabs(cross3(a, b, c)) > REL_TOL * size * dist(a, c)) continue;
-            for (int k = i; k + 1 < *n; k++) p[k] = p[k + 1];
-            for (int k = i; at && k + 1 < *n; k++) at[k] = at[k + 1];
-            (*n)--;
+            double tol = REL_TOL * size * dist(a, c);
+            if (fabs(cross3(a, b, c)) > tol) continue;
+            int near = 1;
+            for (int k = (ia + 1) % m; k != ic && near; k = (k + 1) % m)
+                near = !gone[k] || fabs(cross3(a, c, p[k])) <= tol;
+            if (!near) continue;
+            gone[i] = 1;
+            left--;
             changed = 1;
             break;
         }
     }
+    int kept = 0;
+    for (int i = 0; i < m; i++) {
+        if (gone[i]) continue;
+        p[kept] = p[i];
+        if (at) at[kept] = at[i];
+        kept++;
+    }
+    *n = kept;
     if (*n < 3) return SEPAX_ERR_COLLINEAR;
     for (int i = 0; i < *n; i++) {
         pt a = p[(i + *n - 1) % *n], b = p[i], c = p[(i + 1) % *n];

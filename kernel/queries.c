@@ -49,16 +49,44 @@ sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin) {
     return SEPAX_OK;
 }
 
+/* A query's options: the margin (sepax_margin_of), 0 where the query takes none (`no_margin`:
+ * SEPAX_ERR_BAD_OPTION), and the scratch, NULL when there is none, else aligned
+ * (SEPAX_ERR_MISALIGNED) and large enough (SEPAX_ERR_BAD_OPTION). */
+static sepax_status options_of(const sepax_query_options *opt, int no_margin, float *margin,
+                               void **work) {
+    *work = NULL;
+    sepax_status st = sepax_margin_of(opt, margin);
+    if (st != SEPAX_OK || !opt) return st;
+    if (no_margin && *margin != 0.0f) return SEPAX_ERR_BAD_OPTION;
+    if (!opt->scratch) return SEPAX_OK;
+    if ((uintptr_t)opt->scratch % SEPAX_SCRATCH_ALIGN) return SEPAX_ERR_MISALIGNED;
+    if (opt->scratch_bytes < SEPAX_SCRATCH_BYTES) return SEPAX_ERR_BAD_OPTION;
+    *work = opt->scratch;
+    return SEPAX_OK;
+}
+
+/* SEPAX_ERR_BAD_OPTION when the scratch at work (the SEPAX_SCRATCH_BYTES a call uses) and a
+ * buffer of the call (NULL: none) share a byte */
+static sepax_status apart(const void *work, const void *buf, size_t bytes) {
+    if (!work || !buf || bytes == 0) return SEPAX_OK;
+    uintptr_t w = (uintptr_t)work, b = (uintptr_t)buf;
+    return w < b + bytes && b < w + SEPAX_SCRATCH_BYTES ? SEPAX_ERR_BAD_OPTION : SEPAX_OK;
+}
+
 static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                 const void *out, size_t out_size, size_t out_align,
-                                const sepax_query_options *opt, float *margin) {
+                                const sepax_query_options *opt, int no_margin, float *margin,
+                                void **work) {
     if (!store) return SEPAX_ERR_NULL;
-    sepax_status st = sepax_margin_of(opt, margin);
+    sepax_status st = options_of(opt, no_margin, margin, work);
     if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
     if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
+    if ((st = apart(*work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
+        (st = apart(*work, out, n * out_size)) != SEPAX_OK)
+        return st;
     if (!all_live(store, pairs, n)) return first_bad_id(store, pairs, n);
     return SEPAX_OK;
 }
@@ -73,10 +101,11 @@ sepax_status sepax_overlap_opt(const sepax_shapes *store, const sepax_pair *pair
                                const sepax_query_options *options, uint8_t *hit) {
     const sepax_kernel *k;
     float margin;
-    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
+    void *work;
+    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, 0, &margin, &work);
     st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK && n) k->overlap(store, pairs, n, margin, hit);
+    if (st == SEPAX_OK && n) k->overlap(store, pairs, n, margin, hit, work);
     return st;
 }
 
@@ -84,33 +113,60 @@ sepax_status sepax_collide_opt(const sepax_shapes *store, const sepax_pair *pair
                                const sepax_query_options *options, sepax_hit *out) {
     const sepax_kernel *k;
     float margin;
-    sepax_status st =
-        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options, &margin);
+    void *work;
+    sepax_status st = check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options,
+                                  0, &margin, &work);
     st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK && n) k->collide(store, pairs, n, margin, out, NULL);
+    if (st == SEPAX_OK && n) k->collide(store, pairs, n, margin, out, NULL, work);
     return st;
 }
 
 /* Pairs a manifold call sends to the kernel at a time: its collide answers
- * wait on the stack (17 bytes a pair) until the contacts are made. */
+ * wait (17 bytes a pair) until the contacts are made, in the caller's scratch (then the
+ * kernel's work memory after them) or on the stack. */
 #define MANIFOLD_CHUNK 1024
+#define MANIFOLD_HEAD ((MANIFOLD_CHUNK * (sizeof(sepax_hit) + 1) + 63) / 64 * 64)
+_Static_assert(MANIFOLD_HEAD + SEPAX_WORK_BYTES <= SEPAX_SCRATCH_BYTES,
+               "a manifold call's answers and its kernels' work memory fit the scratch");
+
+static void manifolds_with(const sepax_kernel *k, const sepax_shapes *store,
+                           const sepax_pair *pairs, size_t n, float margin, sepax_manifold *out,
+                           sepax_hit *hits, uint8_t *axes, void *work) {
+    for (size_t base = 0; base < n; base += MANIFOLD_CHUNK) {
+        size_t len = n - base < MANIFOLD_CHUNK ? n - base : MANIFOLD_CHUNK;
+        k->collide(store, pairs + base, len, margin, hits, axes, work);
+        k->contacts(store, pairs + base, len, hits, axes, margin, out + base, work);
+    }
+}
+
+/* a call of its own, so that the frame of a call given scratch holds no such arrays */
+static __attribute__((noinline)) void manifolds_on_stack(const sepax_kernel *k,
+                                                         const sepax_shapes *store,
+                                                         const sepax_pair *pairs, size_t n,
+                                                         float margin, sepax_manifold *out) {
+    sepax_hit hits[MANIFOLD_CHUNK];
+    uint8_t axes[MANIFOLD_CHUNK];
+    manifolds_with(k, store, pairs, n, margin, out, hits, axes, NULL);
+}
 
 sepax_status sepax_collide_manifold_opt(const sepax_shapes *store, const sepax_pair *pairs,
                                         size_t n, const sepax_query_options *options,
                                         sepax_manifold *out) {
     const sepax_kernel *k;
     float margin;
-    sepax_status st =
-        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_manifold), options, &margin);
+    void *work;
+    sepax_status st = check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_manifold),
+                                  options, 0, &margin, &work);
     st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    for (size_t base = 0; st == SEPAX_OK && base < n; base += MANIFOLD_CHUNK) {
-        size_t len = n - base < MANIFOLD_CHUNK ? n - base : MANIFOLD_CHUNK;
-        sepax_hit hits[MANIFOLD_CHUNK];
-        uint8_t axes[MANIFOLD_CHUNK];
-        k->collide(store, pairs + base, len, margin, hits, axes);
-        k->contacts(store, pairs + base, len, hits, axes, margin, out + base);
+    if (st != SEPAX_OK || n == 0) return st;
+    if (work) {
+        unsigned char *at = work;
+        manifolds_with(k, store, pairs, n, margin, out, (sepax_hit *)(void *)at,
+                       at + MANIFOLD_CHUNK * sizeof(sepax_hit), at + MANIFOLD_HEAD);
+    } else {
+        manifolds_on_stack(k, store, pairs, n, margin, out);
     }
     return st;
 }
@@ -138,19 +194,28 @@ static sepax_status check_velocities(const sepax_vec2 *v, size_t n) {
     return SEPAX_OK;
 }
 
+sepax_status sepax_sweep_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
+                             const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
+                             const sepax_query_options *options, sepax_sweep_hit *out) {
+    const sepax_kernel *k;
+    float margin;
+    void *work;
+    sepax_status st = check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_sweep_hit),
+                                  options, 1, &margin, &work);
+    if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
+    if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
+    if (st == SEPAX_OK && n && (st = apart(work, velocity_a, n * sizeof *velocity_a)) == SEPAX_OK)
+        st = apart(work, velocity_b, n * sizeof *velocity_b);
+    st = records_current(store, n, st);
+    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK && n) k->sweep(store, pairs, n, velocity_a, velocity_b, out, work);
+    return st;
+}
+
 sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                          const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
                          sepax_sweep_hit *out) {
-    const sepax_kernel *k;
-    float margin;
-    sepax_status st =
-        check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_sweep_hit), NULL, &margin);
-    if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
-    if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
-    st = records_current(store, n, st);
-    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK && n) k->sweep(store, pairs, n, velocity_a, velocity_b, out);
-    return st;
+    return sepax_sweep_opt(store, pairs, n, velocity_a, velocity_b, NULL, out);
 }
 
 /* Range queries while the transposed rows lag the records (store.h: after a frame's
@@ -160,26 +225,32 @@ sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *pairs, siz
 enum { STALE_PIECE = 256 };
 
 static void overlap_one_by_pairs(const sepax_kernel *k, const sepax_shapes *store, uint32_t probe,
-                                 uint32_t first, size_t count, float margin, uint8_t *hit) {
+                                 uint32_t first, size_t count, float margin, uint8_t *hit,
+                                 void *work) {
     sepax_pair pairs[STALE_PIECE];
     for (size_t base = 0; base < count; base += STALE_PIECE) {
         size_t len = count - base < STALE_PIECE ? count - base : STALE_PIECE;
         for (size_t i = 0; i < len; i++) /* indices serve as ids: the kernels mask them */
             pairs[i] = (sepax_pair){probe, first + (uint32_t)(base + i)};
-        k->overlap(store, pairs, len, margin, hit + base);
+        k->overlap(store, pairs, len, margin, hit + base, work);
     }
 }
+
+/* Rays a piece: fewer than the pairs', as the kernel's raycast then takes its own buffers on
+ * the stack too (raycast_range has no options, so no scratch), and the whole call stays
+ * within SEPAX_SCRATCH_STACK_BYTES. */
+enum { STALE_RAYS = 64 };
 
 static void raycast_range_by_rays(const sepax_kernel *k, const sepax_shapes *store,
                                   const sepax_ray *ray, uint32_t first, size_t count,
                                   sepax_ray_hit *out) {
-    sepax_ray rays[STALE_PIECE];
-    uint32_t ids[STALE_PIECE];
-    for (size_t i = 0; i < STALE_PIECE && i < count; i++) rays[i] = *ray; /* the first piece's */
-    for (size_t base = 0; base < count; base += STALE_PIECE) {
-        size_t len = count - base < STALE_PIECE ? count - base : STALE_PIECE;
+    sepax_ray rays[STALE_RAYS];
+    uint32_t ids[STALE_RAYS];
+    for (size_t i = 0; i < STALE_RAYS && i < count; i++) rays[i] = *ray; /* the first piece's */
+    for (size_t base = 0; base < count; base += STALE_RAYS) {
+        size_t len = count - base < STALE_RAYS ? count - base : STALE_RAYS;
         for (size_t i = 0; i < len; i++) ids[i] = first + (uint32_t)(base + i);
-        k->raycast(store, rays, ids, len, out + base);
+        k->raycast(store, rays, ids, len, out + base, NULL);
     }
 }
 
@@ -187,19 +258,21 @@ sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, ui
                                    size_t count, const sepax_query_options *options, uint8_t *hit) {
     if (!store) return SEPAX_ERR_NULL;
     float margin;
-    sepax_status st = sepax_margin_of(options, &margin);
+    void *work;
+    sepax_status st = options_of(options, 0, &margin, &work);
     if (st == SEPAX_OK) st = sepax_check_id(store, probe);
     if (st != SEPAX_OK) return st;
     uint32_t total = store->count;
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!hit) return SEPAX_ERR_NULL;
+    if ((st = apart(work, hit, count)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
     if (store->rows_stale)
-        overlap_one_by_pairs(k, store, sepax_id_index(probe), first, count, margin, hit);
+        overlap_one_by_pairs(k, store, sepax_id_index(probe), first, count, margin, hit, work);
     else
         k->overlap_one(store, sepax_id_index(probe), first, count, margin, hit);
     return st;
@@ -257,15 +330,24 @@ static int rays_ok(const sepax_ray *r, size_t n) {
     return ok;
 }
 
-sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, const uint32_t *shapes,
-                           size_t n, sepax_ray_hit *out) {
+sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
+                               const uint32_t *shapes, size_t n, const sepax_query_options *options,
+                               sepax_ray_hit *out) {
     if (!store) return SEPAX_ERR_NULL;
+    float margin;
+    void *work;
+    sepax_status checked = options_of(options, 1, &margin, &work);
+    if (checked != SEPAX_OK) return checked;
     if (n == 0) return SEPAX_OK;
     if (!rays || !shapes || !out) return SEPAX_ERR_NULL;
     if ((uintptr_t)rays % _Alignof(sepax_ray) || (uintptr_t)shapes % _Alignof(uint32_t) ||
         (uintptr_t)out % _Alignof(sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
+    if ((checked = apart(work, rays, n * sizeof *rays)) != SEPAX_OK ||
+        (checked = apart(work, shapes, n * sizeof *shapes)) != SEPAX_OK ||
+        (checked = apart(work, out, n * sizeof *out)) != SEPAX_OK)
+        return checked;
     /* branch-free scans first; the first bad entry's status only when one fails */
     if (!ids_live(store, shapes, n)) {
         for (size_t i = 0; i < n; i++) {
@@ -282,8 +364,13 @@ sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, con
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
-    if (st == SEPAX_OK) k->raycast(store, rays, shapes, n, out);
+    if (st == SEPAX_OK) k->raycast(store, rays, shapes, n, out, work);
     return st;
+}
+
+sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, const uint32_t *shapes,
+                           size_t n, sepax_ray_hit *out) {
+    return sepax_raycast_opt(store, rays, shapes, n, NULL, out);
 }
 
 sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,

@@ -66,13 +66,14 @@ typedef const sepax_poly_rec *rec_ptr;
 #define WIDE_OR_OWN(f) CAT(SEPAX_KERNEL_NAME, f)
 #endif
 void WIDE_OR_OWN(_sweep)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
-                         const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out);
+                         const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out,
+                         void *work);
 void WIDE_OR_OWN(_overlap_one)(const sepax_shapes *st, uint32_t probe, uint32_t first, size_t count,
                                float margin, uint8_t *hit);
 void WIDE_OR_OWN(_raycast_range)(const sepax_shapes *st, const sepax_ray *ray, uint32_t first,
                                  size_t count, sepax_ray_hit *out);
 void kernel_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t n, const sepax_vec2 *va,
-                  const sepax_vec2 *vb, sepax_sweep_hit *out);
+                  const sepax_vec2 *vb, sepax_sweep_hit *out, void *work);
 
 /* aligned: lf_load is an aligned load */
 static _Alignas(64) const float k_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -614,6 +615,7 @@ typedef struct pair_job {
     uint8_t *axis;
     const sepax_vec2 *va, *vb; /* sweeps: displacement per pair, NULL: not moving */
     sepax_sweep_hit *sweep;
+    void *work; /* SEPAX_WORK_BYTES for the sort's buffers (kernel.h); NULL: the stack */
 } pair_job;
 
 /* the displacement of a side given none (run_slot_sweep) */
@@ -1241,6 +1243,21 @@ SORT_WITH(sort_long, CHUNK)
 SORT_WITH(sort_short, SHORT_CHUNK)
 #undef SORT_WITH
 
+/* The same buffers in the call's work memory (pair_job.work): chunks of CHUNK pairs
+ * whatever the list's length, and nothing of the sort's on the stack. */
+typedef struct sort_work {
+    sepax_pair list[CHUNK + CHUNK_PAD];
+    uint16_t idx[CHUNK + CHUNK_PAD];
+    uint8_t of[CHUNK];
+} sort_work;
+_Static_assert(sizeof(sort_work) <= SEPAX_WORK_BYTES, "a sort's buffers fit the work memory");
+
+static NOINLINE void sort_given(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                                const class_run *run, const class_table *tab, const pair_job *job) {
+    sort_work *w = job->work;
+    sort_chunks(st, pairs, n, run, tab, job, CHUNK, w->of, w->idx, w->list);
+}
+
 static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
                       const pair_job *job) {
     /* a positive margin sends sharp pairs to the lanes too (sweeps have none) */
@@ -1267,35 +1284,37 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
     for (unsigned k = 1; k < SETS; k++)
         for (unsigned x = 0; x < SEPAX_CODES * CODE_STRIDE; x++)
             table.t[k][x] = (uint8_t)(table.t[0][x] + k * SEPAX_PAIR_CLASSES);
-    if (n <= SHORT_CHUNK)
+    if (job->work)
+        sort_given(st, pairs, n, run, &table, job);
+    else if (n <= SHORT_CHUNK)
         sort_short(st, pairs, n, run, &table, job);
     else
         sort_long(st, pairs, n, run, &table, job);
 }
 
 static void kernel_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
-                           uint8_t *hit) {
-    pair_job job = {margin, hit, NULL, NULL, NULL, NULL, NULL};
+                           uint8_t *hit, void *work) {
+    pair_job job = {margin, hit, NULL, NULL, NULL, NULL, NULL, work};
     run_pairs(st, pairs, n, QUERY_OVERLAP, &job);
 }
 
 static void kernel_collide(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
-                           sepax_hit *out, uint8_t *axis) {
-    pair_job job = {margin, NULL, out, axis, NULL, NULL, NULL};
+                           sepax_hit *out, uint8_t *axis, void *work) {
+    pair_job job = {margin, NULL, out, axis, NULL, NULL, NULL, work};
     run_pairs(st, pairs, n, QUERY_COLLIDE, &job);
 }
 
 void kernel_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t n, const sepax_vec2 *va,
-                  const sepax_vec2 *vb, sepax_sweep_hit *out) {
+                  const sepax_vec2 *vb, sepax_sweep_hit *out, void *work) {
 #ifdef SEPAX_KERNEL_WIDE
     /* sharp pairs' slot sweeps are the faster at 256 bits, curved pairs' lane sweeps at
      * 512: a store with any curved shape sweeps in the 512-bit copy */
     if (st->n_class[SEPAX_CLASS_SHARP] != st->count) {
-        WIDE_OR_OWN(_sweep)(st, pairs, n, va, vb, out);
+        WIDE_OR_OWN(_sweep)(st, pairs, n, va, vb, out, work);
         return;
     }
 #endif
-    pair_job job = {0.0f, NULL, NULL, NULL, va, vb, out};
+    pair_job job = {0.0f, NULL, NULL, NULL, va, vb, out, work};
     run_pairs(st, pairs, n, QUERY_SWEEP, &job);
 }
 
@@ -1389,16 +1408,57 @@ void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t first, 
 }
 #endif
 
-/* Rays sorted at a time: 12 KiB of stack. Each is read back in place (run_rays), not
+/* Rays sorted at a time: 12 KiB of buffers. Each is read back in place (run_rays), not
  * copied as the pairs are (sort_chunks): a ray is 20 bytes. */
 #define RAY_CHUNK 4096
 _Static_assert(RAY_CHUNK + 5 * LANES <= 65536, "a chunk's positions fit uint16_t indices");
 
 /* Rays sorted a chunk at a time into classes: rays at sharp polygons (a slot each,
  * run_ray_slots), and the rest by their shape's rows (1, 2, 4 or 8), each of those
- * classes' runs padded to whole steps with repeats of its last ray. */
+ * classes' runs padded to whole steps with repeats of its last ray. A chunk's buffers are
+ * in the call's work memory (kernel.h), or on the stack, where a short list (a broadphase
+ * query's piece, raycast_range's stale path) takes short ones. */
+#define RAY_SHORT 256
+typedef struct ray_work {
+    uint16_t idx[RAY_CHUNK + 5 * LANES];
+    uint8_t of[RAY_CHUNK];
+} ray_work;
+_Static_assert(sizeof(ray_work) <= SEPAX_WORK_BYTES, "a ray chunk's buffers fit the work memory");
+
+static void rays_with(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids, size_t n,
+                      sepax_ray_hit *out, uint16_t *idx_buf, uint8_t *of_buf, size_t chunk);
+
+/* with buffers on the stack: calls of their own, so that kernel_raycast's frame, which a
+ * call with work memory takes, holds none */
+static NOINLINE void rays_on_stack(const sepax_shapes *st, const sepax_ray *rays,
+                                   const uint32_t *ids, size_t n, sepax_ray_hit *out) {
+    ray_work own;
+    rays_with(st, rays, ids, n, out, own.idx, own.of, RAY_CHUNK);
+}
+
+static NOINLINE void rays_on_stack_short(const sepax_shapes *st, const sepax_ray *rays,
+                                         const uint32_t *ids, size_t n, sepax_ray_hit *out) {
+    uint16_t idx[RAY_SHORT + 5 * LANES];
+    uint8_t of[RAY_SHORT];
+    rays_with(st, rays, ids, n, out, idx, of, RAY_SHORT);
+}
+
 static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
-                           size_t n, sepax_ray_hit *out) {
+                           size_t n, sepax_ray_hit *out, void *work) {
+    if (work) {
+        ray_work *w = work;
+        rays_with(st, rays, ids, n, out, w->idx, w->of, RAY_CHUNK);
+    } else if (n <= RAY_SHORT) {
+        rays_on_stack_short(st, rays, ids, n, out);
+    } else {
+        rays_on_stack(st, rays, ids, n, out);
+    }
+}
+
+/* the rays a chunk of `chunk` at a time, sorted in idx_buf (chunk + 5 * LANES entries) by
+ * the classes of_buf (chunk entries) records */
+static void rays_with(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids, size_t n,
+                      sepax_ray_hit *out, uint16_t *idx_buf, uint8_t *of_buf, size_t chunk) {
     /* by the shape's rows (1, 2, 4 or 8), sharp polygons apart (a slot each) */
     enum { RAY_CLASSES = 5, RAY_SHARP = 4 };
     uint8_t class_of[SEPAX_CODES];
@@ -1406,15 +1466,16 @@ static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const 
         class_of[c] =
             (uint8_t)(c == SEPAX_CODE_SHARP4 || c == SEPAX_CODE_SHARP8 ? RAY_SHARP
                                                                        : sepax_rows_index(c));
-    for (size_t base = 0; base < n; base += RAY_CHUNK) {
-        size_t len = n - base < RAY_CHUNK ? n - base : RAY_CHUNK;
-        uint8_t of[RAY_CHUNK];
+    for (size_t base = 0; base < n; base += chunk) {
+        size_t len = n - base < chunk ? n - base : chunk;
+        uint8_t *of = of_buf;
         size_t cnt[RAY_CLASSES] = {0}, at[RAY_CLASSES], start[RAY_CLASSES], next = 0;
         for (size_t t = 0; t < len; t++) {
             of[t] = class_of[st->code[ids[base + t] & SEPAX_ID_INDEX_MASK]];
             cnt[of[t]]++;
         }
-        uint16_t idx[RAY_CHUNK + RAY_CLASSES * LANES];
+        uint16_t *idx = idx_buf;
+        _Static_assert(RAY_CLASSES == 5, "ray_work's idx holds each class's padding");
         for (int c = 0; c < RAY_CLASSES; c++) {
             start[c] = at[c] = next;
             next += (cnt[c] + LANES - 1) / LANES * LANES;
@@ -1512,7 +1573,7 @@ void CAT(SEPAX_KERNEL_FILES, _poses_store)(sepax_pose_block *dst, const sepax_po
                                            size_t blocks); /* pose_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out); /* manifold_kernel.c */
+                                       sepax_manifold *out, void *work); /* manifold_kernel.c */
 
 const sepax_kernel SEPAX_KERNEL_NAME = {
     STR(SEPAX_KERNEL_NAME),

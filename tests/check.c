@@ -91,9 +91,19 @@ static size_t compare_manifold(const sepax_manifold *got, const sepax_manifold *
 /* A kernel copy's manifolds: its collide with the winning axes, then its
  * contact step, as sepax_collide_manifold runs them. */
 void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
-                     size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out) {
-    k->collide(s, pairs, n, margin, hits, axes);
-    k->contacts(s, pairs, n, hits, axes, margin, out);
+                     size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out,
+                     void *work) {
+    k->collide(s, pairs, n, margin, hits, axes, work);
+    k->contacts(s, pairs, n, hits, axes, margin, out, work);
+}
+
+void *test_work(void) {
+    static _Alignas(64) unsigned char work[SEPAX_WORK_BYTES];
+    static unsigned turn;
+    turn++;
+    for (size_t i = 0; i < sizeof work; i++) /* NaN bits, zeros and ones by turns */
+        work[i] = (unsigned char)(turn % 3 == 0 ? 0xff : turn % 3 == 1 ? 0x00 : 0x7f + i * 13);
+    return work;
 }
 
 /* The margins every store is checked at: touching, speculative (a positive
@@ -144,7 +154,7 @@ size_t check_sweep(const sepax_kernel *k, const sepax_shapes *s, const sepax_pai
             break;
         }
         memset(got, 0xff, n * sizeof *got);
-        if (n) k->sweep(s, pairs, n, pa, vb, got);
+        if (n) k->sweep(s, pairs, n, pa, vb, got, pass ? test_work() : NULL);
         for (size_t i = 0; i < n; i++) {
             if (memcmp(&got[i], &want[i], sizeof got[i]) == 0) continue;
             if (!bad++)
@@ -239,7 +249,7 @@ size_t check_rays(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair
         goto out;
     }
     memset(got, 0xff, n * sizeof *got);
-    if (n) k->raycast(s, rays, ids, n, got);
+    if (n) k->raycast(s, rays, ids, n, got, test_work());
     for (size_t i = 0; i < n; i++) {
         if (memcmp(&got[i], &want[i], sizeof got[i]) == 0) continue;
         if (!bad++) describe_ray(msg, "raycast", i, &rays[i], &got[i], &want[i]);
@@ -283,7 +293,7 @@ size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pai
 static size_t check_store_margin(const sepax_kernel *k, const sepax_shapes *s,
                                  const sepax_pair *pairs, size_t n, int probes, float margin,
                                  size_t *compared, check_msg *msg) {
-    sepax_query_options opt = {margin};
+    sepax_query_options opt = {.margin = margin};
     uint32_t count = sepax_shapes_count(s);
     size_t cap = n > count ? n : count;
     uint8_t *want = malloc(cap), *got = malloc(cap);
@@ -299,15 +309,17 @@ static size_t check_store_margin(const sepax_kernel *k, const sepax_shapes *s,
     if (n) {
         sepax_ref_overlap_opt(s, pairs, n, &opt, want);
         memset(got, MARK, n); /* a pair the kernel skips keeps a mark, never a right answer */
-        k->overlap(s, pairs, n, margin, got);
+        /* with work memory at margins 0 and -, on the stack at + (both ways on every copy) */
+        k->overlap(s, pairs, n, margin, got, margin > 0.0f ? NULL : test_work());
         bad += compare_hits(got, want, n, "overlap", msg);
         sepax_ref_collide_opt(s, pairs, n, &opt, want_c);
         memset(got_c, 0xff, n * sizeof *got_c);
-        k->collide(s, pairs, n, margin, got_c, NULL);
+        k->collide(s, pairs, n, margin, got_c, NULL, margin > 0.0f ? NULL : test_work());
         bad += compare_collide(got_c, want_c, n, pairs, msg);
         sepax_ref_collide_manifold_opt(s, pairs, n, &opt, want_m);
         memset(got_m, 0xff, n * sizeof *got_m);
-        kernel_manifold(k, s, pairs, n, margin, got_c, got, got_m);
+        kernel_manifold(k, s, pairs, n, margin, got_c, got, got_m,
+                        margin > 0.0f ? NULL : test_work());
         bad += compare_manifold(got_m, want_m, n, pairs, msg);
         *compared += 3 * n;
     }
@@ -444,7 +456,7 @@ static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, che
 
             memset(buf, MARK, total);
             sepax_ref_overlap(s, p, n, want);
-            k->overlap(s, p, n, 0.0f, hit);
+            k->overlap(s, p, n, 0.0f, hit, NULL);
             if (!guards_intact(buf, GUARD + off, GUARD + off + n, total) ||
                 memcmp(hit, want, n) != 0) {
                 if (!bad++)
@@ -462,7 +474,7 @@ static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, che
             }
             memset(buf, MARK, total);
             sepax_ref_collide(s, p, n, want_c);
-            k->collide(s, p, n, 0.0f, hits, NULL);
+            k->collide(s, p, n, 0.0f, hits, NULL, NULL);
             size_t start = GUARD + off * sizeof(sepax_hit);
             if (!guards_intact(buf, start, start + n * sizeof(sepax_hit), total) ||
                 memcmp(hits, want_c, n * sizeof *hits) != 0) {
@@ -488,7 +500,7 @@ static size_t check_tails_of(const sepax_kernel *k, size_t max_n, int kinds, che
                     k->raycast_range(s, &rays[0], (uint32_t)off, nr, rh);
                 } else {
                     sepax_ref_raycast(s, rays, ids, nr, want_r);
-                    if (nr) k->raycast(s, rays, ids, nr, rh);
+                    if (nr) k->raycast(s, rays, ids, nr, rh, NULL);
                 }
                 start = GUARD + off * sizeof(sepax_ray_hit);
                 if (!guards_intact(buf, start, start + nr * sizeof(sepax_ray_hit), total) ||
@@ -874,7 +886,7 @@ uint64_t determinism_hash(void) {
     sepax_ref_collide(s, pairs, cfg.pairs, out);
     h = fnv1a(h, hit, cfg.pairs);
     h = fnv1a(h, out, cfg.pairs * sizeof *out);
-    sepax_query_options opt = {0.25f};
+    sepax_query_options opt = {.margin = 0.25f};
     sepax_ref_collide_opt(s, pairs, cfg.pairs, &opt, out);
     h = fnv1a(h, out, cfg.pairs * sizeof *out);
     for (int i = 0; i < 10000; i++) {

@@ -51,7 +51,13 @@ size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pai
  * its collide with the winning axes (hits and axes are n-long scratch),
  * then the library's contact step. */
 void kernel_manifold(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs,
-                     size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out);
+                     size_t n, float margin, sepax_hit *hits, uint8_t *axes, sepax_manifold *out,
+                     void *work);
+
+/* A kernel's work memory (kernel.h: SEPAX_WORK_BYTES, 64-aligned), filled with a new
+ * pattern of NaNs and garbage each time it is handed out, whose bits the kernel must not
+ * depend on. One buffer: for one call at a time. */
+void *test_work(void);
 
 /* Sweeps of the pairs with velocities from still to 1000 units a step, both
  * shapes moving and only B, against the reference bit for bit. */

@@ -46,9 +46,11 @@ enum { PATTERN = 0xa5, PAIRS = 6000, RAYS = 5000 };
  * unoptimized one runs on a larger stack, reports, and counts as skipped */
 #ifdef __OPTIMIZE__
 #define STACK_SIZE ((size_t)SEPAX_STACK_BYTES)
+#define SCRATCH_STACK_SIZE ((size_t)SEPAX_SCRATCH_STACK_BYTES)
 #define OPTIMIZED 1
 #else
 #define STACK_SIZE ((size_t)4 << 20)
+#define SCRATCH_STACK_SIZE ((size_t)4 << 20)
 #define OPTIMIZED 0
 #endif
 
@@ -70,6 +72,7 @@ typedef struct world {
     sepax_hit *frame_hits;
     sepax_manifold *frame_man;
     size_t frame_cap;
+    void *scratch; /* SEPAX_SCRATCH_BYTES for the queries given scratch */
 } world;
 
 typedef struct call {
@@ -87,14 +90,14 @@ static sepax_status run_overlap(world *w) {
     return sepax_overlap(w->store, w->pairs, w->n, w->hit);
 }
 static sepax_status run_overlap_margin(world *w) {
-    sepax_query_options o = {0.25f};
+    sepax_query_options o = {.margin = 0.25f};
     return sepax_overlap_opt(w->store, w->pairs, w->n, &o, w->hit);
 }
 static sepax_status run_collide(world *w) {
     return sepax_collide(w->store, w->pairs, w->n, w->coll);
 }
 static sepax_status run_manifold(world *w) {
-    sepax_query_options o = {0.1f};
+    sepax_query_options o = {.margin = 0.1f};
     return sepax_collide_manifold_opt(w->store, w->pairs, w->n, &o, w->man);
 }
 static sepax_status run_sweep(world *w) {
@@ -116,6 +119,42 @@ static sepax_status run_set_poses(world *w) {
     return sepax_shapes_set_poses(w->store, 0, sepax_shapes_count(w->store), w->poses);
 }
 static sepax_status run_update(world *w) { return sepax_shapes_update(w->store); }
+/* the same queries given scratch (sepax_query_options.scratch) */
+#define SCRATCH(w) .scratch = (w)->scratch, .scratch_bytes = SEPAX_SCRATCH_BYTES
+static sepax_status run_overlap_s(world *w) {
+    sepax_query_options o = {SCRATCH(w)};
+    return sepax_overlap_opt(w->store, w->pairs, w->n, &o, w->hit);
+}
+static sepax_status run_overlap_margin_s(world *w) {
+    sepax_query_options o = {.margin = 0.25f, SCRATCH(w)};
+    return sepax_overlap_opt(w->store, w->pairs, w->n, &o, w->hit);
+}
+static sepax_status run_collide_s(world *w) {
+    sepax_query_options o = {SCRATCH(w)};
+    return sepax_collide_opt(w->store, w->pairs, w->n, &o, w->coll);
+}
+static sepax_status run_manifold_s(world *w) {
+    sepax_query_options o = {.margin = 0.1f, SCRATCH(w)};
+    return sepax_collide_manifold_opt(w->store, w->pairs, w->n, &o, w->man);
+}
+static sepax_status run_sweep_s(world *w) {
+    sepax_query_options o = {SCRATCH(w)};
+    return sepax_sweep_opt(w->store, w->pairs, w->n, NULL, w->vel, &o, w->sweep);
+}
+static sepax_status run_sweep_both_s(world *w) {
+    sepax_query_options o = {SCRATCH(w)};
+    return sepax_sweep_opt(w->store, w->pairs, w->n, w->vel, w->vel + 1, &o, w->sweep);
+}
+static sepax_status run_raycast_s(world *w) {
+    sepax_query_options o = {SCRATCH(w)};
+    return sepax_raycast_opt(w->store, w->rays, w->ray_ids, RAYS, &o, w->ray_hit);
+}
+static sepax_status run_overlap_one_s(world *w) {
+    sepax_query_options o = {SCRATCH(w)};
+    return sepax_overlap_one_opt(w->store, 7, 0, sepax_shapes_count(w->store), &o, w->hit);
+}
+#undef SCRATCH
+
 static sepax_status run_hull(world *w) {
     sepax_vec2 pts[SEPAX_HULL_MAX_POINTS], out[SEPAX_MAX_VERTS];
     wl_rng r = {99};
@@ -146,9 +185,17 @@ static sepax_status frame(world *w, const sepax_scheduler *sched, int test, int 
     sepax_contacts out = {w->frame_pairs, w->frame_hits, w->frame_man, w->frame_cap};
     size_t count = 0;
     sepax_status st = sepax_find_contacts(bp, w->store, &o, &out, &count);
-    /* the broadphase's queries on the grid the frame built (after a lazy frame they would
-     * refuse: stale records) */
-    if (st == SEPAX_OK && update != SEPAX_UPDATE_LAZY) {
+    sepax_broadphase_destroy(bp);
+    return st;
+}
+
+/* the broadphase's queries on the grid a frame built */
+static sepax_status run_bp_queries(world *w) {
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    if (!bp) return SEPAX_ERR_NOMEM;
+    size_t count = 0;
+    sepax_status st = sepax_broadphase_build(bp, w->store, 0.0f);
+    if (st == SEPAX_OK) {
         sepax_aabb box = {{-1e4f, -1e4f}, {1e4f, 1e4f}};
         st = sepax_broadphase_query_aabb(bp, w->store, box, w->ids, w->frame_cap, &count);
         if (st == SEPAX_OK)
@@ -159,6 +206,15 @@ static sepax_status frame(world *w, const sepax_scheduler *sched, int test, int 
     }
     sepax_broadphase_destroy(bp);
     return st;
+}
+/* raycast_range while the rows lag the records (after a frame's SEPAX_UPDATE_FRAME): its
+ * pieces of rays through the pair kernel */
+static sepax_status run_raycast_range_stale(world *w) {
+    sepax_status st = frame(w, NULL, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_FRAME);
+    if (st == SEPAX_OK)
+        st =
+            sepax_raycast_range(w->store, &w->rays[0], 0, sepax_shapes_count(w->store), w->ray_hit);
+    return st == SEPAX_OK ? sepax_shapes_update(w->store) : st;
 }
 static sepax_status run_frame_manifold(world *w) {
     return frame(w, NULL, SEPAX_TEST_MANIFOLD, SEPAX_UPDATE_ALL);
@@ -198,6 +254,24 @@ static const call k_calls[] = {
     {"shapes_set_poses", run_set_poses},
     {"shapes_update", run_update},
     {"hull", run_hull},
+    {"broadphase queries", run_bp_queries},
+};
+
+/* What SEPAX_SCRATCH_STACK_BYTES promises: the queries given scratch, and the frame (its
+ * narrowphase in the broadphase's own work memory), on a caller's scheduler too. */
+static const call k_scratch_calls[] = {
+    {"overlap scratch", run_overlap_s},
+    {"overlap margin scratch", run_overlap_margin_s},
+    {"collide scratch", run_collide_s},
+    {"collide_manifold scratch", run_manifold_s},
+    {"sweep scratch", run_sweep_s},
+    {"sweep both scratch", run_sweep_both_s},
+    {"raycast scratch", run_raycast_s},
+    {"raycast_range", run_raycast_range},
+    {"raycast_range, rows stale", run_raycast_range_stale},
+    {"overlap_one scratch", run_overlap_one_s},
+    {"shapes_set_poses", run_set_poses},
+    {"shapes_update", run_update},
     {"find_contacts manifold", run_frame_manifold},
     {"find_contacts lazy", run_frame_collide_lazy},
     {"find_contacts scheduler", run_frame_scheduler},
@@ -294,9 +368,10 @@ static int make_world(world *w) {
     w->frame_pairs = malloc(w->frame_cap * sizeof *w->frame_pairs);
     w->frame_hits = malloc(w->frame_cap * sizeof *w->frame_hits);
     w->frame_man = malloc(w->frame_cap * sizeof *w->frame_man);
+    w->scratch = aligned_alloc(SEPAX_SCRATCH_ALIGN, SEPAX_SCRATCH_BYTES);
     if (!w->store || !w->pairs || !w->vel || !w->rays || !w->ray_ids || !w->poses || !w->hit ||
         !w->coll || !w->man || !w->sweep || !w->ray_hit || !w->ids || !w->frame_pairs ||
-        !w->frame_hits || !w->frame_man)
+        !w->frame_hits || !w->frame_man || !w->scratch)
         return 0;
     if (wl_fill_store(w->store, &cfg) != SEPAX_OK || wl_pose_randomly(w->store, 3) != SEPAX_OK ||
         wl_make_pairs(w->store, &cfg, w->pairs) != SEPAX_OK)
@@ -326,6 +401,7 @@ static void free_world(world *w) {
     free(w->frame_pairs);
     free(w->frame_hits);
     free(w->frame_man);
+    free(w->scratch);
 }
 
 /* Runs c on a stack of `size` bytes and reports it: 0 when it ran and returned SEPAX_OK.
@@ -353,19 +429,22 @@ static int check(const call *c, const char *backend, world *w, size_t size, int 
 
 int main(int argc, char **argv) {
     int verbose = 0;
-    size_t size = STACK_SIZE;
+    size_t size = STACK_SIZE, scratch_size = SCRATCH_STACK_SIZE;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--verbose") == 0) {
             verbose = 1;
         } else if (strcmp(argv[i], "--stack") == 0 && i + 1 < argc) {
             size = (size_t)strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--scratch-stack") == 0 && i + 1 < argc) {
+            scratch_size = (size_t)strtoull(argv[++i], NULL, 10);
         } else {
-            fprintf(stderr, "usage: %s [--verbose] [--stack BYTES]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--verbose] [--stack BYTES] [--scratch-stack BYTES]\n",
+                    argv[0]);
             return 2;
         }
     }
-    if (size == 0 || size % 4096 != 0) {
-        fprintf(stderr, "stack: --stack takes a multiple of 4096\n");
+    if (size == 0 || size % 4096 != 0 || scratch_size == 0 || scratch_size % 4096 != 0) {
+        fprintf(stderr, "stack: --stack and --scratch-stack take multiples of 4096\n");
         return 2;
     }
 #ifdef SANITIZED
@@ -388,7 +467,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     int failed = 0;
-    size_t worst = 0, used;
+    size_t worst = 0, worst_scratch = 0, used;
     const call probe = {"probe", run_probe};
     failed |= check(&probe, "-", &w, size, verbose, &used);
     if (used < PROBE || used > PROBE + 16384) {
@@ -407,11 +486,17 @@ int main(int argc, char **argv) {
             failed |= check(&k_calls[i], name, &w, size, verbose, &used);
             if (used > worst) worst = used;
         }
+        for (size_t i = 0; i < sizeof k_scratch_calls / sizeof k_scratch_calls[0]; i++) {
+            failed |= check(&k_scratch_calls[i], name, &w, scratch_size, verbose, &used);
+            if (used > worst_scratch) worst_scratch = used;
+        }
     }
     sepax_set_backend(SEPAX_BACKEND_AUTO);
-    printf("stack: deepest call %zu bytes on a stack of %zu (SEPAX_STACK_BYTES %u)%s%s\n", worst,
-           size, (unsigned)SEPAX_STACK_BYTES, OPTIMIZED ? "" : " (unoptimized build: not checked)",
-           failed ? "; FAILED" : "");
+    printf("stack: deepest call %zu bytes on a stack of %zu (SEPAX_STACK_BYTES %u); given "
+           "scratch, %zu on a stack of %zu (SEPAX_SCRATCH_STACK_BYTES %u)%s%s\n",
+           worst, size, (unsigned)SEPAX_STACK_BYTES, worst_scratch, scratch_size,
+           (unsigned)SEPAX_SCRATCH_STACK_BYTES,
+           OPTIMIZED ? "" : " (unoptimized build: not checked)", failed ? "; FAILED" : "");
     free_world(&w);
     return failed ? 1 : OPTIMIZED ? 0 : 77;
 }

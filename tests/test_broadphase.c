@@ -89,7 +89,7 @@ static result_set brute(const sepax_shapes *s, int test, float margin) {
             uint32_t a = sepax_shapes_id(s, i), b = sepax_shapes_id(s, j);
             if (filters_pass(s, a, b)) pairs[np++] = (sepax_pair){a, b};
         }
-    sepax_query_options o = {margin};
+    sepax_query_options o = {.margin = margin};
     uint8_t *hit = malloc(np + 1);
     sepax_hit *hits = malloc((np + 1) * sizeof *hits);
     sepax_manifold *mans = malloc((np + 1) * sizeof *mans);
@@ -507,7 +507,7 @@ static void expect_range_queries_match_reference(const sepax_shapes *s, const ch
         cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
         const char *name = sepax_backend_name((sepax_backend)b);
         for (uint32_t probe = 0; probe < n; probe += 97) {
-            sepax_query_options o = {probe % 2 ? 0.5f : 0.0f};
+            sepax_query_options o = {.margin = probe % 2 ? 0.5f : 0.0f};
             uint32_t first = probe % 5, count = n - first - probe % 3;
             cr_assert_eq(sepax_overlap_one_opt(s, probe, first, count, &o, got), SEPAX_OK);
             cr_assert_eq(sepax_ref_overlap_one_opt(s, probe, first, count, &o, want), SEPAX_OK);
@@ -860,7 +860,7 @@ Test(broadphase, queries_match_brute_force) {
         float margin = q % 3 == 0 ? 0.3f : 0.0f;
         cr_assert_eq(sepax_broadphase_query_shape(bp, s, probe, margin, ids, n, &count), SEPAX_OK);
         cr_assert(in_grid_order(pos, ids, count), "shape query %d: not in grid order", q);
-        sepax_query_options o = {margin};
+        sepax_query_options o = {.margin = margin};
         nw = 0;
         for (uint32_t i = 0; i < n; i++) {
             if (every[i] == probe || !filters_pass(s, probe, every[i])) continue;

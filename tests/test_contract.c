@@ -182,7 +182,7 @@ static void mark_outputs(void) {
     } while (0)
 
 /* Every query entry point refusing the same pair list (options: margin 0). */
-static const sepax_query_options zero_margin = {0.0f};
+static const sepax_query_options zero_margin = {.margin = 0.0f};
 #define ALL_PAIR_QUERIES_FAIL(want, pairs, n)                                                      \
     do {                                                                                           \
         QUERY_FAILS(want, sepax_overlap(store, (pairs), (n), hit));                                \
@@ -283,7 +283,7 @@ Test(contract, nonfinite_pose) {
 
 Test(contract, nonfinite_margin) {
     for (int v = 0; v < 3; v++) {
-        sepax_query_options o = {nonfinite[v]};
+        sepax_query_options o = {.margin = nonfinite[v]};
         QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_overlap_opt(store, good, NPAIRS, &o, hit));
         QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_collide_opt(store, good, NPAIRS, &o, hits));
         QUERY_FAILS(SEPAX_ERR_NONFINITE, sepax_overlap_one_opt(store, 0, 0, NFIX, &o, hit));
@@ -805,12 +805,12 @@ Test(contract, range_pose) {
 Test(contract, range_margin) {
     const float big[] = {2e18f, -2e18f, FLT_MAX, -FLT_MAX};
     for (size_t v = 0; v < sizeof big / sizeof big[0]; v++) {
-        sepax_query_options o = {big[v]};
+        sepax_query_options o = {.margin = big[v]};
         QUERY_FAILS(SEPAX_ERR_RANGE, sepax_overlap_opt(store, good, NPAIRS, &o, hit));
         QUERY_FAILS(SEPAX_ERR_RANGE, sepax_collide_opt(store, good, NPAIRS, &o, hits));
         QUERY_FAILS(SEPAX_ERR_RANGE, sepax_overlap_one_opt(store, 0, 0, NFIX, &o, hit));
     }
-    const sepax_query_options limit = {-SEPAX_COORD_LIMIT};
+    const sepax_query_options limit = {.margin = -SEPAX_COORD_LIMIT};
     ST(SEPAX_OK, sepax_collide_opt(store, good, NPAIRS, &limit, hits));
 }
 
@@ -1127,8 +1127,9 @@ Test(contract, oom_create) {
     cr_expect(sepax_shapes_create_with(SEPAX_MAX_SHAPES + (size_t)1, &a) == NULL);
     cr_expect(sepax_shapes_create_with(SIZE_MAX, &a) == NULL);
     cr_expect(c.allocs == 0 && c.refused == 0);
-    sepax_allocator half = {count_alloc, NULL, &c};
+    sepax_allocator half = {count_alloc, NULL, &c}, other_half = {NULL, count_free, &c};
     cr_expect(sepax_shapes_create_with(0, &half) == NULL);
+    cr_expect(sepax_shapes_create_with(0, &other_half) == NULL);
     cr_expect(c.allocs == 0);
 }
 
@@ -1298,7 +1299,7 @@ Test(contract, bad_backend) {
  * docs/CONTRACT_TABLE.md gives. (The SEPAX_OK lines: nothing to do, so
  * nothing is checked further and nothing is written.) */
 Test(contract, order) {
-    sepax_query_options nan_margin = {NAN};
+    sepax_query_options nan_margin = {.margin = NAN};
     _Alignas(16) unsigned char raw[64];
     sepax_pair *odd_pairs = (sepax_pair *)(void *)(raw + 1);
     sepax_hit *odd_out = (sepax_hit *)(void *)(raw + 1);

@@ -208,7 +208,7 @@ Test(kinds, positive_margin_is_the_euclidean_distance, .timeout = 600) {
     for (int posed = 0; posed < 2; posed++) {
         fixture f = make_fixture(posed);
         uint8_t *hit = malloc(f.n);
-        sepax_query_options opt = {0.3f};
+        sepax_query_options opt = {.margin = 0.3f};
         cr_assert(hit && sepax_overlap_opt(f.store, f.pairs, f.n, &opt, hit) == SEPAX_OK);
         judge(&f, hit, 0.3f, posed ? "posed margin 0.3" : "margin 0.3");
         free(hit);
@@ -225,7 +225,7 @@ Test(kinds, negative_margin_is_penetration_depth, .timeout = 600) {
     for (int posed = 0; posed < 2; posed++) {
         fixture f = make_fixture(posed);
         const float m = -0.2f;
-        sepax_query_options opt = {m};
+        sepax_query_options opt = {.margin = m};
         uint8_t *hit = malloc(f.n);
         sepax_hit *h = malloc(f.n * sizeof *h), *h0 = malloc(f.n * sizeof *h0);
         cr_assert(hit && h && h0);

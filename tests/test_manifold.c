@@ -29,7 +29,7 @@ static uint32_t add_box(sepax_shapes *s, float x0, float y0, float x1, float y1)
 
 static sepax_manifold one(const sepax_shapes *s, uint32_t a, uint32_t b, float margin) {
     sepax_pair p = {a, b};
-    sepax_query_options opt = {margin};
+    sepax_query_options opt = {.margin = margin};
     sepax_manifold m, r;
     cr_assert_eq(sepax_collide_manifold_opt(s, &p, 1, &opt, &m), SEPAX_OK);
     cr_assert_eq(sepax_ref_collide_manifold_opt(s, &p, 1, &opt, &r), SEPAX_OK);
@@ -178,7 +178,7 @@ typedef struct tally {
 
 static void check_properties(const sepax_shapes *s, const sepax_pair *pairs, size_t n, float margin,
                              tally *t) {
-    sepax_query_options opt = {margin};
+    sepax_query_options opt = {.margin = margin};
     sepax_hit *h = malloc(n * sizeof *h);
     sepax_manifold *m = malloc(n * sizeof *m), *r = malloc(n * sizeof *r);
     cr_assert(h && m && r);
@@ -298,7 +298,7 @@ Test(manifold, bad_input_writes_nothing) {
     cr_assert_eq(sepax_collide_manifold(s, ok, SIZE_MAX / 8, out), SEPAX_ERR_COUNT);
     cr_assert_eq(sepax_collide_manifold(s, ok, 2, (sepax_manifold *)((char *)out + 2)),
                  SEPAX_ERR_MISALIGNED);
-    sepax_query_options nan = {NAN}, huge = {1e30f};
+    sepax_query_options nan = {.margin = NAN}, huge = {.margin = 1e30f};
     cr_assert_eq(sepax_collide_manifold_opt(s, ok, 2, &nan, out), SEPAX_ERR_NONFINITE);
     cr_assert_eq(sepax_collide_manifold_opt(s, ok, 2, &huge, out), SEPAX_ERR_RANGE);
     cr_assert(memcmp(out, before, sizeof out) == 0, "an error wrote output");

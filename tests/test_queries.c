@@ -233,3 +233,174 @@ Test(queries, errors_write_nothing) {
         cr_expect(ones[f](store, 0, 5, 0, NULL) == SEPAX_OK);
     }
 }
+
+/* ---- caller scratch (sepax_query_options.scratch) ---------------------------------- */
+
+/* Every query given scratch (filled with NaNs and garbage first) answers exactly as without,
+ * on every backend this CPU runs, over a list long enough for several sort chunks. */
+Test(queries, scratch_gives_the_same_answers) {
+    wl_config cfg = wl_default();
+    cfg.kinds = WL_MIXED;
+    cfg.pairs = 9000;
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    sepax_vec2 *vel = malloc(cfg.pairs * sizeof *vel);
+    sepax_ray *rays = malloc(cfg.pairs * sizeof *rays);
+    uint32_t *ids = malloc(cfg.pairs * sizeof *ids);
+    unsigned char *scratch = aligned_alloc(SEPAX_SCRATCH_ALIGN, SEPAX_SCRATCH_BYTES);
+    size_t n = cfg.pairs, bytes = n * sizeof(sepax_manifold);
+    unsigned char *a = malloc(bytes), *b = malloc(bytes);
+    cr_assert(s && pairs && vel && rays && ids && scratch && a && b);
+    cr_assert_eq(wl_fill_store(s, &cfg), SEPAX_OK);
+    cr_assert_eq(wl_pose_randomly(s, 5), SEPAX_OK);
+    cr_assert_eq(wl_make_pairs(s, &cfg, pairs), SEPAX_OK);
+    wl_bench_motion(s, pairs, n, 17, vel, rays, ids);
+    uint32_t count = sepax_shapes_count(s), probe = sepax_shapes_id(s, 3);
+    int backends = 0;
+    for (int be = 0; be < SEPAX_BACKEND_COUNT; be++) {
+        if (!sepax_backend_available((sepax_backend)be)) continue;
+        cr_assert_eq(sepax_set_backend((sepax_backend)be), SEPAX_OK);
+        backends++;
+        for (int m = 0; m < 3; m++) {
+            const float margin = m == 0 ? 0.0f : m == 1 ? 0.3f : -0.2f;
+            sepax_query_options plain = {.margin = margin},
+                                given = {.margin = margin,
+                                         .scratch = scratch,
+                                         .scratch_bytes = SEPAX_SCRATCH_BYTES};
+            sepax_query_options still = {.scratch = scratch,
+                                         .scratch_bytes = SEPAX_SCRATCH_BYTES + 1};
+            for (int q = 0; q < 6; q++) {
+                memset(a, 0x11, bytes);
+                memset(b, 0x22, bytes);
+                memset(scratch, m == 1 ? 0xff : 0x7f, SEPAX_SCRATCH_BYTES); /* NaNs, garbage */
+                size_t size = 0;
+                sepax_status sa, sb;
+                switch (q) {
+                case 0:
+                    sa = sepax_overlap_opt(s, pairs, n, &plain, a);
+                    sb = sepax_overlap_opt(s, pairs, n, &given, b);
+                    size = n;
+                    break;
+                case 1:
+                    sa = sepax_collide_opt(s, pairs, n, &plain, (sepax_hit *)(void *)a);
+                    sb = sepax_collide_opt(s, pairs, n, &given, (sepax_hit *)(void *)b);
+                    size = n * sizeof(sepax_hit);
+                    break;
+                case 2:
+                    sa = sepax_collide_manifold_opt(s, pairs, n, &plain,
+                                                    (sepax_manifold *)(void *)a);
+                    sb = sepax_collide_manifold_opt(s, pairs, n, &given,
+                                                    (sepax_manifold *)(void *)b);
+                    size = n * sizeof(sepax_manifold);
+                    break;
+                case 3:
+                    sa =
+                        sepax_sweep(s, pairs, n, m ? vel : NULL, vel, (sepax_sweep_hit *)(void *)a);
+                    sb = sepax_sweep_opt(s, pairs, n, m ? vel : NULL, vel, &still,
+                                         (sepax_sweep_hit *)(void *)b);
+                    size = n * sizeof(sepax_sweep_hit);
+                    break;
+                case 4:
+                    sa = sepax_raycast(s, rays, ids, n, (sepax_ray_hit *)(void *)a);
+                    sb = sepax_raycast_opt(s, rays, ids, n, &still, (sepax_ray_hit *)(void *)b);
+                    size = n * sizeof(sepax_ray_hit);
+                    break;
+                default:
+                    sa = sepax_overlap_one_opt(s, probe, 0, count, &plain, a);
+                    sb = sepax_overlap_one_opt(s, probe, 0, count, &given, b);
+                    size = count;
+                    break;
+                }
+                cr_assert_eq(sa, SEPAX_OK, "%s query %d", sepax_backend_name(be), q);
+                cr_assert_eq(sb, SEPAX_OK, "%s query %d with scratch", sepax_backend_name(be), q);
+                cr_assert(memcmp(a, b, size) == 0,
+                          "%s query %d margin %g: scratch changed the answers",
+                          sepax_backend_name(be), q, (double)margin);
+            }
+        }
+    }
+    sepax_set_backend(SEPAX_BACKEND_AUTO);
+    cr_assert(backends >= 1);
+    free(a);
+    free(b);
+    free(scratch);
+    free(ids);
+    free(rays);
+    free(vel);
+    free(pairs);
+    sepax_shapes_destroy(s);
+}
+
+/* A bad scratch: misaligned, too small, overlapping an input or output, a margin given to a
+ * sweep or a raycast; each refused with its status, nothing written. */
+Test(queries, scratch_contract) {
+    enum { N = 3 };
+    sepax_pair pairs[N] = {{0, 1}, {1, 2}, {2, 3}};
+    sepax_vec2 vel[N] = {{1, 0}, {0, 1}, {1, 1}};
+    sepax_ray rays[N] = {{{-1, 1}, {5, 0}, 1}, {{-1, 1}, {5, 0}, 1}, {{-1, 1}, {5, 0}, 1}};
+    uint32_t ids[N] = {0, 1, 2};
+    /* one block holds the scratch and, for the overlap rows, the buffers the calls use */
+    size_t total = 2 * SEPAX_SCRATCH_BYTES + 4096;
+    unsigned char *block = aligned_alloc(SEPAX_SCRATCH_ALIGN, total);
+    cr_assert(block);
+    unsigned char *scratch = block; /* aligned */
+    uint8_t hit[N];
+    sepax_hit h[N];
+    sepax_manifold man[N];
+    sepax_sweep_hit sw[N];
+    sepax_ray_hit rh[N];
+    memset(hit, MARK, sizeof hit);
+    memset(h, MARK, sizeof h);
+    memset(man, MARK, sizeof man);
+    memset(sw, MARK, sizeof sw);
+    memset(rh, MARK, sizeof rh);
+    const sepax_query_options skew = {.scratch = scratch + 8, .scratch_bytes = total},
+                              small = {.scratch = scratch,
+                                       .scratch_bytes = SEPAX_SCRATCH_BYTES - 1},
+                              good = {.scratch = scratch, .scratch_bytes = SEPAX_SCRATCH_BYTES},
+                              margin = {.margin = 0.5f},
+                              null_bytes = {.scratch = NULL, .scratch_bytes = 12345};
+    const sepax_query_options *bad[2] = {&skew, &small};
+    const sepax_status want[2] = {SEPAX_ERR_MISALIGNED, SEPAX_ERR_BAD_OPTION};
+    for (int k = 0; k < 2; k++) {
+        cr_expect_eq(sepax_overlap_opt(store, pairs, N, bad[k], hit), want[k]);
+        cr_expect_eq(sepax_collide_opt(store, pairs, N, bad[k], h), want[k]);
+        cr_expect_eq(sepax_collide_manifold_opt(store, pairs, N, bad[k], man), want[k]);
+        cr_expect_eq(sepax_overlap_one_opt(store, 0, 0, N, bad[k], hit), want[k]);
+        cr_expect_eq(sepax_sweep_opt(store, pairs, N, vel, NULL, bad[k], sw), want[k]);
+        cr_expect_eq(sepax_raycast_opt(store, rays, ids, N, bad[k], rh), want[k]);
+        /* checked with the margin, before the count: with no pairs too */
+        cr_expect_eq(sepax_overlap_opt(store, NULL, 0, bad[k], NULL), want[k]);
+        cr_expect_eq(sepax_raycast_opt(store, NULL, NULL, 0, bad[k], NULL), want[k]);
+    }
+    cr_expect_eq(sepax_sweep_opt(store, pairs, N, vel, NULL, &margin, sw), SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_raycast_opt(store, rays, ids, N, &margin, rh), SEPAX_ERR_BAD_OPTION);
+    /* the scratch over an input or an output */
+    sepax_pair *in_pairs = (sepax_pair *)(void *)(scratch + SEPAX_SCRATCH_BYTES - 8);
+    memcpy(in_pairs, pairs, sizeof pairs);
+    cr_expect_eq(sepax_overlap_opt(store, in_pairs, N, &good, hit), SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_overlap_opt(store, pairs, N, &good, scratch + 100), SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_collide_opt(store, pairs, N, &good, (sepax_hit *)(void *)(scratch + 64)),
+                 SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_overlap_one_opt(store, 0, 0, N, &good, scratch + 1), SEPAX_ERR_BAD_OPTION);
+    sepax_vec2 *in_vel = (sepax_vec2 *)(void *)(scratch + 256);
+    memcpy(in_vel, vel, sizeof vel);
+    cr_expect_eq(sepax_sweep_opt(store, pairs, N, NULL, in_vel, &good, sw), SEPAX_ERR_BAD_OPTION);
+    sepax_ray *in_rays = (sepax_ray *)(void *)(scratch + 512);
+    memcpy(in_rays, rays, sizeof rays);
+    cr_expect_eq(sepax_raycast_opt(store, in_rays, ids, N, &good, rh), SEPAX_ERR_BAD_OPTION);
+    uint32_t *in_ids = (uint32_t *)(void *)(scratch + 1024);
+    memcpy(in_ids, ids, sizeof ids);
+    cr_expect_eq(sepax_raycast_opt(store, rays, in_ids, N, &good, rh), SEPAX_ERR_BAD_OPTION);
+    cr_expect(untouched(hit, sizeof hit) && untouched(h, sizeof h) && untouched(man, sizeof man) &&
+                  untouched(sw, sizeof sw) && untouched(rh, sizeof rh),
+              "a refused call wrote output");
+    /* right after the scratch is apart; NULL scratch with a size is no scratch */
+    uint8_t *after = scratch + SEPAX_SCRATCH_BYTES;
+    cr_expect_eq(sepax_overlap_opt(store, pairs, N, &good, after), SEPAX_OK);
+    cr_expect_eq(sepax_overlap_opt(store, pairs, N, &null_bytes, hit), SEPAX_OK);
+    cr_expect(memcmp(after, hit, N) == 0);
+    cr_expect_eq(sepax_sweep_opt(store, pairs, N, vel, NULL, &good, sw), SEPAX_OK);
+    cr_expect_eq(sepax_raycast_opt(store, rays, ids, N, &good, rh), SEPAX_OK);
+    free(block);
+}

@@ -38,7 +38,7 @@ static void expect_refused(const sepax_shapes *s, uint32_t id, sepax_status want
     sepax_local_shape l;
     sepax_aabb box;
     sepax_pose pose;
-    sepax_query_options opt = {0.5f};
+    sepax_query_options opt = {.margin = 0.5f};
     memset(hit, MARK, sizeof hit);
     memset(h, MARK, sizeof h);
     memset(&v, MARK, sizeof v);

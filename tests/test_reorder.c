@@ -122,7 +122,7 @@ static void ask(const sepax_shapes *s, const sepax_pair *pairs, const uint32_t *
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
         if (!sepax_backend_available((sepax_backend)b)) continue;
         cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
-        sepax_query_options opt = {0.25f};
+        sepax_query_options opt = {.margin = 0.25f};
         cr_assert_eq(sepax_collide_opt(s, pairs, PAIRS, &opt, out->hit + (size_t)b * PAIRS),
                      SEPAX_OK);
         for (int p = 0; p < PROBES; p++) {

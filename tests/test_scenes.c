@@ -61,7 +61,7 @@ static size_t brute(const scene *s, sepax_shapes *store, float margin, sepax_pai
     sepax_pair *res = xmalloc(cap * sizeof *res);
     sepax_pair *row = xmalloc(n * sizeof *row);
     uint8_t *hit = xmalloc(n);
-    sepax_query_options o = {margin};
+    sepax_query_options o = {.margin = margin};
     for (uint32_t i = 0; i < n; i++) {
         size_t m = 0;
         sepax_filter fi = scene_filter(s, i);

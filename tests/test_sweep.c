@@ -282,7 +282,20 @@ Test(sweep, bad_input_writes_nothing) {
                  SEPAX_ERR_MISALIGNED);
     cr_assert_eq(sepax_sweep(s, ok, SIZE_MAX / 4, v, v, out), SEPAX_ERR_COUNT);
     cr_assert_eq(sepax_ref_sweep(s, ok, 2, nan, v, out), SEPAX_ERR_NONFINITE);
+    /* a removed id, a misaligned output, and the order: ids before velocities */
+    uint32_t gone;
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){5, 5}, 1, &gone), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_remove(s, gone, NULL), SEPAX_OK);
+    sepax_pair stale[2] = {{a, b}, {gone, a}};
+    cr_assert_eq(sepax_sweep(s, stale, 2, v, v, out), SEPAX_ERR_STALE_ID);
+    cr_assert_eq(sepax_sweep(s, stale, 2, nan, v, out), SEPAX_ERR_STALE_ID);
+    cr_assert_eq(sepax_sweep(s, ok, 2, v, v, (sepax_sweep_hit *)(void *)((char *)out + 2)),
+                 SEPAX_ERR_MISALIGNED);
     cr_assert(memcmp(out, before, sizeof out) == 0, "an error wrote output");
     cr_assert_eq(sepax_sweep(s, ok, 0, NULL, NULL, NULL), SEPAX_OK);
+    /* NULL velocities with pairs: not moving, an answer for each pair */
+    cr_assert_eq(sepax_sweep(s, ok, 2, NULL, NULL, out), SEPAX_OK);
+    cr_assert(out[0].hit == 0 && out[1].hit == 0 &&
+              memcmp(&out[2], &before[2 * sizeof *out], sizeof out[2]) == 0);
     sepax_shapes_destroy(s);
 }

@@ -62,7 +62,7 @@ static void *work(void *arg) {
     }
     for (int r = 0; r < e->rounds && w->status == SEPAX_OK; r++) {
         for (int m = 0; m < 2; m++) {
-            sepax_query_options opt = {e->margin[m]};
+            sepax_query_options opt = {.margin = e->margin[m]};
             sepax_status st = sepax_overlap_opt(e->store, e->pairs, e->n, &opt, hit);
             if (st == SEPAX_OK) st = sepax_collide_opt(e->store, e->pairs, e->n, &opt, coll);
             if (st != SEPAX_OK) {
@@ -167,7 +167,7 @@ int main(int argc, char **argv) {
     if (!pairs || !e.one || !e.aabb || wl_make_pairs(store, &cfg, pairs) != SEPAX_OK) return 1;
     e.pairs = pairs;
     for (int m = 0; m < 2; m++) {
-        sepax_query_options opt = {e.margin[m]};
+        sepax_query_options opt = {.margin = e.margin[m]};
         e.hit[m] = malloc(cfg.pairs);
         e.coll[m] = malloc(cfg.pairs * sizeof *e.coll[m]);
         if (!e.hit[m] || !e.coll[m] ||

@@ -136,7 +136,7 @@ static void stats_free(stats *s) {
 static void separations(sepax_shapes *store, const sepax_pair *p, size_t n, float *sep) {
     if (n == 0) return;
     sepax_hit *h = frame_xmalloc(n * sizeof *h);
-    sepax_query_options o = {1.0f};
+    sepax_query_options o = {.margin = 1.0f};
     sepax_status st = sepax_collide_opt(store, p, n, &o, h);
     if (st != SEPAX_OK) frame_die("sepax_collide_opt", st);
     for (size_t i = 0; i < n; i++) sep[i] = h[i].hit ? -h[i].depth : 2.0f;

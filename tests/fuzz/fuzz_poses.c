@@ -147,7 +147,7 @@ static void check_queries(uint32_t probe, float margin, sepax_backend only) {
         pairs[3 * i + 2] = (sepax_pair){sepax_shapes_id(store, (i + 1) % n), id};
     }
     size_t np = (full ? 3 : 1) * (size_t)n;
-    sepax_query_options opt = {margin};
+    sepax_query_options opt = {.margin = margin};
     static sepax_hit want[NPAIRS], got[NPAIRS];
     static uint8_t want_o[NPAIRS], got_o[NPAIRS], want_one[MAXSHAPES], got_one[MAXSHAPES];
     if (sepax_ref_collide_opt(store, pairs, np, &opt, want) != SEPAX_OK) fail("ref collide");

@@ -244,7 +244,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 4) return 0;
     uint8_t flags = data[0];
     int extended = flags & 128, live_ids = 0;
-    sepax_query_options opt = {0.0f};
+    sepax_query_options opt = {.margin = 0.0f};
     size_t at = 4;
     if (extended) {
         if (size < 9) return 0;
