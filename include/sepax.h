@@ -169,9 +169,10 @@ typedef struct sepax_query_options {
     /// Work memory for the call, so that its buffers stay off the calling thread's stack (at
     /// most SEPAX_SCRATCH_STACK_BYTES of it taken): NULL (the default) puts them on the stack
     /// (up to SEPAX_STACK_BYTES). Given, it must be aligned to SEPAX_SCRATCH_ALIGN
-    /// (SEPAX_ERR_MISALIGNED), hold scratch_bytes >= SEPAX_SCRATCH_BYTES and not overlap the
-    /// call's inputs or outputs (SEPAX_ERR_BAD_OPTION). Its contents before the call do not
-    /// matter and after it mean nothing; one scratch serves one call at a time.
+    /// (SEPAX_ERR_MISALIGNED) and hold scratch_bytes >= SEPAX_SCRATCH_BYTES, and its first
+    /// SEPAX_SCRATCH_BYTES, all a call uses, must not overlap the call's inputs or outputs
+    /// (SEPAX_ERR_BAD_OPTION). Its contents before the call do not matter and after it mean
+    /// nothing; one scratch serves one call at a time.
     void *scratch;
     size_t scratch_bytes; ///< bytes at scratch (ignored when scratch is NULL)
 } sepax_query_options;

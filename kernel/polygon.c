@@ -106,6 +106,24 @@ static int has_reflex(const pt *p, int n, double size) {
     return 0;
 }
 
+/* How far vertex i (kept) lies from the line through its kept neighbours, when it may be
+ * dropped: the outline going on (not turning back), within the tolerance of that line, and
+ * every point already dropped between those neighbours within it too. Else +Inf. */
+static double drop_cost(const pt *p, const unsigned char *gone, int m, int i, double size) {
+    int ia = (i + m - 1) % m, ic = (i + 1) % m;
+    while (gone[ia]) ia = (ia + m - 1) % m;
+    while (gone[ic]) ic = (ic + 1) % m;
+    if (ia == i || ic == i || ia == ic) return INFINITY;
+    pt a = p[ia], b = p[i], c = p[ic];
+    if (dot3(a, b, c) < 0.0) return INFINITY;
+    double ac = dist(a, c), tol = REL_TOL * size * ac;
+    double off = fabs(cross3(a, b, c));
+    if (off > tol) return INFINITY;
+    for (int k = (ia + 1) % m; k != ic; k = (k + 1) % m)
+        if (gone[k] && fabs(cross3(a, c, p[k])) > tol) return INFINITY;
+    return ac > 0.0 ? off / ac : 0.0;
+}
+
 /* Remove vertices where the outline goes straight on: a vertex within 2^-20 of the size of
  * the line through its neighbours, the turn keeping direction; all of them first, so a
  * corner is judged with its true neighbours. Then a turn back along the incoming edge (the
@@ -114,35 +132,32 @@ static int has_reflex(const pt *p, int n, double size) {
  * only too thin (a sharp corner of a sliver looks the same from where it stands). Both
  * tests measure a distance to a line, as check_convex does. */
 sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size) {
-    /* A dropped point stays on record (gone): a later drop must keep every point dropped
+    /* Straight vertices go one at a time, the one nearest its neighbours' line first, and
+     * a dropped point stays on record (gone): a later drop must keep every point dropped
      * between the new neighbours within the tolerance of their line too, so that steps each
      * within it never add up to more (a densely sampled shallow arc lost its apex that way,
-     * 20 and more tolerances off). */
+     * 20 and more tolerances off). Nearest first, so that an arc's apex, the farthest from
+     * its neighbours' line, goes last if at all: taken in outline order, the apex could go
+     * first and leave a flatter vertex that may no longer go, a sliver of a convex polygon. */
     unsigned char gone[2 * SEPAX_HULL_MAX_POINTS];
+    double cost[2 * SEPAX_HULL_MAX_POINTS];
     int m = *n, left = m;
     if (m > (int)sizeof gone) return SEPAX_ERR_COUNT; /* callers pass at most that many */
     memset(gone, 0, (size_t)m);
-    int changed = 1;
-    while (changed && left >= 3) {
-        changed = 0;
-        for (int i = 0; i < m; i++) {
-            if (gone[i]) continue;
-            int ia = (i + m - 1) % m, ic = (i + 1) % m;
-            while (gone[ia]) ia = (ia + m - 1) % m;
-            while (gone[ic]) ic = (ic + 1) % m;
-            pt a = p[ia], b = p[i], c = p[ic];
-            if (dot3(a, b, c) < 0.0) continue;
-            double tol = REL_TOL * size * dist(a, c);
-            if (fabs(cross3(a, b, c)) > tol) continue;
-            int near = 1;
-            for (int k = (ia + 1) % m; k != ic && near; k = (k + 1) % m)
-                near = !gone[k] || fabs(cross3(a, c, p[k])) <= tol;
-            if (!near) continue;
-            gone[i] = 1;
-            left--;
-            changed = 1;
-            break;
-        }
+    for (int i = 0; i < m; i++) cost[i] = drop_cost(p, gone, m, i, size);
+    while (left >= 3) {
+        int best = -1;
+        for (int i = 0; i < m; i++) /* the first of equal costs: the same from any start */
+            if (!gone[i] && cost[i] < INFINITY && (best < 0 || cost[i] < cost[best])) best = i;
+        if (best < 0) break;
+        gone[best] = 1;
+        left--;
+        if (left < 3) break;
+        int ia = (best + m - 1) % m, ic = (best + 1) % m;
+        while (gone[ia]) ia = (ia + m - 1) % m;
+        while (gone[ic]) ic = (ic + 1) % m;
+        cost[ia] = drop_cost(p, gone, m, ia, size);
+        cost[ic] = drop_cost(p, gone, m, ic, size);
     }
     int kept = 0;
     for (int i = 0; i < m; i++) {
