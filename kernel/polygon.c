@@ -109,10 +109,18 @@ static int has_reflex(const pt *p, int n, double size) {
 /* How far vertex i (kept) lies from the line through its kept neighbours, when it may be
  * dropped: the outline going on (not turning back), within the tolerance of that line, and
  * every point already dropped between those neighbours within it too. Else +Inf. */
+/* The kept points before and after position i of the m, going round (i itself if none). */
+static void kept_neighbours(const unsigned char *gone, int m, int i, int *ia, int *ic) {
+    int a = (i + m - 1) % m, c = (i + 1) % m;
+    while (gone[a] && a != i) a = (a + m - 1) % m;
+    while (gone[c] && c != i) c = (c + 1) % m;
+    *ia = a;
+    *ic = c;
+}
+
 static double drop_cost(const pt *p, const unsigned char *gone, int m, int i, double size) {
-    int ia = (i + m - 1) % m, ic = (i + 1) % m;
-    while (gone[ia]) ia = (ia + m - 1) % m;
-    while (gone[ic]) ic = (ic + 1) % m;
+    int ia, ic;
+    kept_neighbours(gone, m, i, &ia, &ic);
     if (ia == i || ic == i || ia == ic) return INFINITY;
     pt a = p[ia], b = p[i], c = p[ic];
     if (dot3(a, b, c) < 0.0) return INFINITY;
@@ -153,9 +161,8 @@ sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size) {
         gone[best] = 1;
         left--;
         if (left < 3) break;
-        int ia = (best + m - 1) % m, ic = (best + 1) % m;
-        while (gone[ia]) ia = (ia + m - 1) % m;
-        while (gone[ic]) ic = (ic + 1) % m;
+        int ia, ic;
+        kept_neighbours(gone, m, best, &ia, &ic);
         cost[ia] = drop_cost(p, gone, m, ia, size);
         cost[ic] = drop_cost(p, gone, m, ic, size);
     }

@@ -1411,7 +1411,10 @@ void kernel_overlap_one(const sepax_shapes *st, uint32_t probe, uint32_t first, 
 /* Rays sorted at a time: 12 KiB of buffers. Each is read back in place (run_rays), not
  * copied as the pairs are (sort_chunks): a ray is 20 bytes. */
 #define RAY_CHUNK 4096
-_Static_assert(RAY_CHUNK + 5 * LANES <= 65536, "a chunk's positions fit uint16_t indices");
+/* by the shape's rows (1, 2, 4 or 8), sharp polygons apart (a slot each) */
+enum { RAY_CLASSES = 5, RAY_SHARP = 4 };
+_Static_assert(RAY_CHUNK + RAY_CLASSES * LANES <= 65536,
+               "a chunk's positions fit uint16_t indices");
 
 /* Rays sorted a chunk at a time into classes: rays at sharp polygons (a slot each,
  * run_ray_slots), and the rest by their shape's rows (1, 2, 4 or 8), each of those
@@ -1420,13 +1423,13 @@ _Static_assert(RAY_CHUNK + 5 * LANES <= 65536, "a chunk's positions fit uint16_t
  * query's piece, raycast_range's stale path) takes short ones. */
 #define RAY_SHORT 256
 typedef struct ray_work {
-    uint16_t idx[RAY_CHUNK + 5 * LANES];
+    uint16_t idx[RAY_CHUNK + RAY_CLASSES * LANES];
     uint8_t of[RAY_CHUNK];
 } ray_work;
 _Static_assert(sizeof(ray_work) <= SEPAX_WORK_BYTES, "a ray chunk's buffers fit the work memory");
 
 static void rays_with(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids, size_t n,
-                      sepax_ray_hit *out, uint16_t *idx_buf, uint8_t *of_buf, size_t chunk);
+                      sepax_ray_hit *out, uint16_t *idx, uint8_t *of, size_t chunk);
 
 /* with buffers on the stack: calls of their own, so that kernel_raycast's frame, which a
  * call with work memory takes, holds none */
@@ -1438,7 +1441,7 @@ static NOINLINE void rays_on_stack(const sepax_shapes *st, const sepax_ray *rays
 
 static NOINLINE void rays_on_stack_short(const sepax_shapes *st, const sepax_ray *rays,
                                          const uint32_t *ids, size_t n, sepax_ray_hit *out) {
-    uint16_t idx[RAY_SHORT + 5 * LANES];
+    uint16_t idx[RAY_SHORT + RAY_CLASSES * LANES];
     uint8_t of[RAY_SHORT];
     rays_with(st, rays, ids, n, out, idx, of, RAY_SHORT);
 }
@@ -1455,12 +1458,10 @@ static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const 
     }
 }
 
-/* the rays a chunk of `chunk` at a time, sorted in idx_buf (chunk + 5 * LANES entries) by
- * the classes of_buf (chunk entries) records */
+/* the rays a chunk of `chunk` at a time, sorted in idx (chunk + RAY_CLASSES * LANES
+ * entries) by the classes `of` (chunk entries) records */
 static void rays_with(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids, size_t n,
-                      sepax_ray_hit *out, uint16_t *idx_buf, uint8_t *of_buf, size_t chunk) {
-    /* by the shape's rows (1, 2, 4 or 8), sharp polygons apart (a slot each) */
-    enum { RAY_CLASSES = 5, RAY_SHARP = 4 };
+                      sepax_ray_hit *out, uint16_t *idx, uint8_t *of, size_t chunk) {
     uint8_t class_of[SEPAX_CODES];
     for (unsigned c = 0; c < SEPAX_CODES; c++)
         class_of[c] =
@@ -1468,14 +1469,11 @@ static void rays_with(const sepax_shapes *st, const sepax_ray *rays, const uint3
                                                                        : sepax_rows_index(c));
     for (size_t base = 0; base < n; base += chunk) {
         size_t len = n - base < chunk ? n - base : chunk;
-        uint8_t *of = of_buf;
         size_t cnt[RAY_CLASSES] = {0}, at[RAY_CLASSES], start[RAY_CLASSES], next = 0;
         for (size_t t = 0; t < len; t++) {
             of[t] = class_of[st->code[ids[base + t] & SEPAX_ID_INDEX_MASK]];
             cnt[of[t]]++;
         }
-        uint16_t *idx = idx_buf;
-        _Static_assert(RAY_CLASSES == 5, "ray_work's idx holds each class's padding");
         for (int c = 0; c < RAY_CLASSES; c++) {
             start[c] = at[c] = next;
             next += (cnt[c] + LANES - 1) / LANES * LANES;
