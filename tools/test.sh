@@ -142,6 +142,10 @@ MESON
 meson setup --prefix "$sub/prefix" "$sub/build" "$sub" >/dev/null
 ninja -C "$sub/build" >/dev/null
 "$sub/build/example"
+# a subproject builds the static library alone: a shared one would be unused build time
+if find "$sub/build" -name 'libsepax.so*' | grep .; then
+  echo "the subproject built a shared sepax it does not use"; exit 1
+fi
 # installed, it runs where no sepax library was installed: sepax is linked in
 meson install -C "$sub/build" >/dev/null
 if ldd "$sub/prefix/bin/example" | grep -F libsepax; then
