@@ -322,6 +322,18 @@ Test(reorder, a_bad_order_changes_and_writes_nothing) {
             cr_assert_eq(((uint8_t *)ids)[i], MARK, "%s wrote new_ids", rows[k].what);
         expect_unchanged(s, before, n);
     }
+    /* both faults in one order: the first entry at fault names the status (README) */
+    for (int dup_first = 0; dup_first < 2; dup_first++) {
+        uint32_t bad[41];
+        memcpy(bad, order, sizeof bad);
+        uint32_t dup_at = dup_first ? 5 : 25, far_at = dup_first ? 25 : 5;
+        bad[dup_at] = bad[dup_at + 1];
+        bad[far_at] = n + 7;
+        cr_expect_eq(sepax_shapes_reorder(s, bad, n, ids),
+                     dup_first ? SEPAX_ERR_DUPLICATE : SEPAX_ERR_BAD_ID, "duplicate first: %d",
+                     dup_first);
+        expect_unchanged(s, before, n);
+    }
     cr_expect_eq(sepax_shapes_reorder(NULL, order, n, ids), SEPAX_ERR_NULL);
     cr_expect_eq(sepax_shapes_reorder(s, NULL, n, ids), SEPAX_ERR_NULL);
     uint32_t raw[42];
