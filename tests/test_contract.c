@@ -1406,16 +1406,9 @@ Test(contract, straight_drops_keep_every_point_near) {
         sepax_local_shape l;
         cr_assert_eq(sepax_shapes_local(store, id, &l), SEPAX_OK);
         for (int k = 0; k < n; k++) {
-            double in = INFINITY;
-            for (int i = 0; i < l.count; i++) {
-                sepax_vec2 a = l.vertex[i], b = l.vertex[(i + 1) % l.count];
-                double d = (((double)b.x - a.x) * ((double)v[k].y - a.y) -
-                            ((double)b.y - a.y) * ((double)v[k].x - a.x)) /
-                           hypot((double)b.x - a.x, (double)b.y - a.y);
-                in = d < in ? d : in;
-            }
-            cr_assert(-in <= tol * (1.0 + 1e-6), "polygon %d: input %d is %.3f tolerances out", t,
-                      k, -in / tol);
+            double out = wl_outside(l.vertex, l.count, v[k]);
+            cr_assert(out <= tol * (1.0 + 1e-6), "polygon %d: input %d is %.3f tolerances out", t,
+                      k, out / tol);
         }
         cr_assert_eq(sepax_shapes_remove(store, id, NULL), SEPAX_OK);
     }

@@ -9,16 +9,6 @@
 
 #define MARK 0x77
 
-static int inside(const sepax_vec2 *hull, int n, sepax_vec2 q, double tol) {
-    for (int i = 0; i < n; i++) {
-        sepax_vec2 a = hull[i], b = hull[(i + 1) % n];
-        double cross =
-            ((double)b.x - a.x) * ((double)q.y - a.y) - ((double)b.y - a.y) * ((double)q.x - a.x);
-        if (cross < -tol * hypot((double)b.x - a.x, (double)b.y - a.y)) return 0;
-    }
-    return 1;
-}
-
 Test(hull, square_with_inner_and_edge_points) {
     sepax_vec2 pts[] = {{1, 1}, {0, 0}, {2, 2}, {2, 0}, {0.5f, 0.5f},
                         {0, 2}, {1, 0}, {2, 1}, {0, 2}};
@@ -60,7 +50,7 @@ Test(hull, recovers_a_convex_polygon_from_points_inside_it) {
         cr_assert(sepax_hull(pts, total, out, &n) == SEPAX_OK, "trial %d", trial);
         cr_expect(n == nv, "trial %d: %d vertices, want %d", trial, n, nv);
         for (int i = 0; i < total; i++)
-            cr_expect(inside(out, n, pts[i], 1e-4), "trial %d point %d outside", trial, i);
+            cr_expect(wl_outside(out, n, pts[i]) <= 1e-4, "trial %d point %d outside", trial, i);
         sepax_shapes *s = sepax_shapes_create(1);
         uint32_t id;
         cr_expect(sepax_shapes_add_polygon(s, out, n, &id) == SEPAX_OK);
@@ -122,17 +112,7 @@ Test(hull, welds_points_closer_than_the_tolerance) {
  * random arcs and clouds, and for polygons (8 points on a cap). */
 static double worst_outside(const sepax_vec2 *hull, int n, const sepax_vec2 *pts, int m) {
     double worst = 0.0;
-    for (int k = 0; k < m; k++) {
-        double in = INFINITY;
-        for (int i = 0; i < n; i++) {
-            sepax_vec2 a = hull[i], b = hull[(i + 1) % n];
-            double d = (((double)b.x - a.x) * ((double)pts[k].y - a.y) -
-                        ((double)b.y - a.y) * ((double)pts[k].x - a.x)) /
-                       hypot((double)b.x - a.x, (double)b.y - a.y);
-            in = d < in ? d : in;
-        }
-        worst = -in > worst ? -in : worst;
-    }
+    for (int k = 0; k < m; k++) worst = fmax(worst, wl_outside(hull, n, pts[k]));
     return worst;
 }
 

@@ -333,3 +333,15 @@ void wl_shuffle_pairs(sepax_pair *pairs, size_t n, uint64_t seed) {
         pairs[j] = t;
     }
 }
+
+double wl_outside(const sepax_vec2 *v, int n, sepax_vec2 q) {
+    double out = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        sepax_vec2 a = v[i], b = v[(i + 1) % n];
+        double d = (((double)b.y - a.y) * ((double)q.x - a.x) -
+                    ((double)b.x - a.x) * ((double)q.y - a.y)) /
+                   hypot((double)b.x - a.x, (double)b.y - a.y);
+        out = d > out ? d : out;
+    }
+    return out;
+}

@@ -83,4 +83,8 @@ sepax_status wl_copy_view(const sepax_shapes *store, uint32_t id, wl_view_copy *
 sepax_shapes *wl_adversarial_store(void);
 sepax_pair *wl_all_pairs(uint32_t shapes, size_t *n);
 
+/* How far q lies outside the counter-clockwise polygon v[0 .. n-1], in double: the largest
+ * distance beyond an edge's line (0 or less when q is inside or on it). */
+double wl_outside(const sepax_vec2 *v, int n, sepax_vec2 q);
+
 #endif
