@@ -94,16 +94,24 @@ static double twice_area(const pt *p, int n) {
     return a;
 }
 
-/* Whether some vertex lies outside an edge's line by more than the tolerance (check_convex's
- * NONCONVEX test alone). */
-static int has_reflex(const pt *p, int n, double size) {
+/* Convex and simple: every vertex on the inner side of every edge. This also refuses
+ * self-intersecting outlines whose turns are all left (a pentagram). A vertex within tolerance
+ * of another edge's line means the polygon is too thin to tell its sides apart: that is
+ * degenerate, not concave (COLLINEAR), unless some vertex lies clearly outside an edge
+ * (NONCONVEX, whichever the scan meets first). */
+static sepax_status check_convex(const pt *p, int n, double size) {
+    sepax_status st = SEPAX_OK;
     for (int i = 0; i < n; i++) {
         pt a = p[i], b = p[(i + 1) % n];
         double tol = REL_TOL * size * dist(a, b);
-        for (int k = 0; k < n; k++)
-            if (k != i && k != (i + 1) % n && cross3(a, b, p[k]) < -tol) return 1;
+        for (int k = 0; k < n; k++) {
+            if (k == i || k == (i + 1) % n) continue;
+            double side = cross3(a, b, p[k]);
+            if (side < -tol) return SEPAX_ERR_NONCONVEX;
+            if (side <= tol) st = SEPAX_ERR_COLLINEAR;
+        }
     }
-    return 0;
+    return st;
 }
 
 /* How far vertex i (kept) lies from the line through its kept neighbours, when it may be
@@ -138,7 +146,7 @@ static double drop_cost(const pt *p, const unsigned char *gone, int m, int i, do
  * shorter edge's far end within that distance of the longer edge's line) folds the outline
  * onto a line: a spike, not convex, when some vertex lies clearly outside an edge; else
  * only too thin (a sharp corner of a sliver looks the same from where it stands). Both
- * tests measure a distance to a line, as check_convex does. */
+ * tests measure a distance to a line, as check_convex (above) does. */
 sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size) {
     /* Straight vertices go one at a time, the one nearest its neighbours' line first, and
      * a dropped point stays on record (gone): a later drop must keep every point dropped
@@ -180,25 +188,8 @@ sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size) {
         if (dot3(a, b, c) >= 0.0) continue;
         double la = dist(a, b), lc = dist(b, c);
         if (fabs(cross3(a, b, c)) <= REL_TOL * size * (la > lc ? la : lc))
-            return has_reflex(p, *n, size) ? SEPAX_ERR_NONCONVEX : SEPAX_ERR_COLLINEAR;
-    }
-    return SEPAX_OK;
-}
-
-/* Convex and simple: every vertex on the inner side of every edge. This also
- * refuses self-intersecting outlines whose turns are all left (a pentagram).
- * A vertex within tolerance of another edge's line means the polygon is too
- * thin to tell its sides apart: that is degenerate, not concave. */
-static sepax_status check_convex(const pt *p, int n, double size) {
-    for (int i = 0; i < n; i++) {
-        pt a = p[i], b = p[(i + 1) % n];
-        double tol = REL_TOL * size * dist(a, b);
-        for (int k = 0; k < n; k++) {
-            if (k == i || k == (i + 1) % n) continue;
-            double side = cross3(a, b, p[k]);
-            if (side < -tol) return SEPAX_ERR_NONCONVEX;
-            if (side <= tol) return SEPAX_ERR_COLLINEAR;
-        }
+            return check_convex(p, *n, size) == SEPAX_ERR_NONCONVEX ? SEPAX_ERR_NONCONVEX
+                                                                    : SEPAX_ERR_COLLINEAR;
     }
     return SEPAX_OK;
 }

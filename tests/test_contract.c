@@ -645,6 +645,15 @@ Test(contract, reflex) {
     ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_rounded(store, arrow, 4, 0.5f, &out_id));
     ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, spike, 4, &out_id));
     ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, notch, 5, &out_id));
+    /* a vertex pushed in far past an edge, and another within the tolerance of an edge's
+     * line, which the scan meets first: NONCONVEX all the same (it was COLLINEAR before
+     * 2026-11-28), since making it thicker would not make it convex */
+    const sepax_vec2 both[7] = {
+        {-0x1.d48464p-2f, -0x1.c7440ap-1f}, {0x1.ee870ep-3f, -0x1.f0d968p-1f},
+        {0x1.dfa798p-1f, -0x1.66312ep-2f},  {0x1.18a46cp-2f, 0x1.f3c9ccp-4f},
+        {0x1.1bd4bcp-2f, 0x1.ebf064p-1f},   {-0x1.463b6ap-1f, 0x1.8a9c06p-1f},
+        {-0x1.3e00eep-1f, 0x1.3e936cp-1f}};
+    ADD_FAILS(SEPAX_ERR_NONCONVEX, sepax_shapes_add_polygon(store, both, 7, &out_id));
 }
 
 Test(contract, self_cross) {
