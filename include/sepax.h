@@ -573,7 +573,9 @@ SEPAX_API void sepax_broadphase_destroy(sepax_broadphase *bp);
 
 /// What sepax_find_contacts runs on each pair the broadphase finds.
 typedef enum sepax_test {
-    SEPAX_TEST_AABB = 0,    ///< nothing: the candidate pairs (bounding boxes overlap, filters pass)
+    /// nothing: the candidate pairs (filters pass, and bounding boxes overlap once the grid has
+    /// grown each by 2^-20 of its coordinates' size, at least 2^-62, beyond the margin)
+    SEPAX_TEST_AABB = 0,
     SEPAX_TEST_OVERLAP = 1, ///< sepax_overlap: the pairs that touch
     SEPAX_TEST_COLLIDE = 2, ///< sepax_collide: the pairs that touch, with normal and depth
     SEPAX_TEST_MANIFOLD = 3 ///< sepax_collide_manifold: the pairs that touch, with contact points
@@ -647,7 +649,7 @@ typedef struct sepax_broadphase_stats {
     uint32_t cells_x;  ///< grid columns
     uint32_t cells_y;  ///< grid rows
     float cell_size;   ///< the cell edge used
-    size_t candidates; ///< pairs whose boxes overlap and filters pass (tested by the frame)
+    size_t candidates; ///< pairs whose grown boxes overlap and filters pass (SEPAX_TEST_AABB)
     size_t results;    ///< pairs that passed the test (the last *count)
     size_t bytes;      ///< memory the broadphase holds now
     /// Wall time of the last call's phases in nanoseconds, on the calling thread's monotonic

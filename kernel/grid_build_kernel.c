@@ -77,7 +77,7 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
                                                   simde_mm256_and_ps(hx, absmask)),
                                simde_mm256_and_ps(ly, absmask)),
             simde_mm256_and_ps(hy, absmask));
-        slack = simde_mm256_mul_ps(slack, scale);
+        slack = simde_mm256_add_ps(simde_mm256_mul_ps(slack, scale), simde_mm256_set1_ps(0x1p-62f));
         lx = simde_mm256_sub_ps(simde_mm256_sub_ps(lx, vgrow), slack);
         ly = simde_mm256_sub_ps(simde_mm256_sub_ps(ly, vgrow), slack);
         hx = simde_mm256_add_ps(hx, slack);
@@ -158,7 +158,7 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
                                                                 simde_mm_and_ps(hx, absmask)),
                                                 simde_mm_and_ps(ly, absmask)),
                                 simde_mm_and_ps(hy, absmask));
-            slack = simde_mm_mul_ps(slack, scale);
+            slack = simde_mm_add_ps(simde_mm_mul_ps(slack, scale), simde_mm_set1_ps(0x1p-62f));
             lx = simde_mm_sub_ps(simde_mm_sub_ps(lx, vgrow), slack);
             ly = simde_mm_sub_ps(simde_mm_sub_ps(ly, vgrow), slack);
             hx = simde_mm_add_ps(hx, slack);

@@ -225,12 +225,23 @@ static int clip(double o, double d, double lo, double hi, double *t0, double *t1
     return *t0 <= *t1;
 }
 
-/* The box (grown by a cell's thousandth against rounding) of the part t0..t1 of the ray. */
+/* How far sepax_raycast's float arithmetic may err by the ray's own scale (its origin and
+ * reach), which every pad of the walk adds: a ray from far away may hit a small shape the
+ * exact ray passes by (test broadphase::far_rays_as_raycast). */
+static double ray_slack(const sepax_ray *r) {
+    return (fabs(r->origin.x) + fabs(r->origin.y) +
+            (fabs(r->direction.x) + fabs(r->direction.y)) * r->max_fraction) *
+           0x1p-20;
+}
+
+/* The box (grown by a cell's thousandth and the ray's slack against rounding) of the part
+ * t0..t1 of the ray. */
 static sepax_box_probe ray_box(const sepax_broadphase *bp, const sepax_ray *r, double t0,
                                double t1) {
     double ax = r->origin.x + t0 * r->direction.x, bx = r->origin.x + t1 * r->direction.x;
     double ay = r->origin.y + t0 * r->direction.y, by = r->origin.y + t1 * r->direction.y;
-    double e = bp->cell * 1e-3 + (fabs(ax) + fabs(bx) + fabs(ay) + fabs(by)) * 0x1p-20;
+    double e =
+        bp->cell * 1e-3 + (fabs(ax) + fabs(bx) + fabs(ay) + fabs(by)) * 0x1p-20 + ray_slack(r);
     sepax_box_probe p = {(float)((ax < bx ? ax : bx) - e),
                          (float)((ay < by ? ay : by) - e),
                          (float)((ax > bx ? ax : bx) + e),
@@ -261,8 +272,9 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     double gx0 = bp->ox, gy0 = bp->oy;
     double gx1 = gx0 + (bp->nx + 1.0) * cell, gy1 = gy0 + (bp->ny + 1.0) * cell;
     double ox = ray->origin.x, oy = ray->origin.y, dx = ray->direction.x, dy = ray->direction.y;
-    if (bp->nsmall && clip(ox, dx, gx0 - cell, gx1 + cell, &t0, &t1) &&
-        clip(oy, dy, gy0 - cell, gy1 + cell, &t0, &t1)) {
+    double pad = cell + ray_slack(ray);
+    if (bp->nsmall && clip(ox, dx, gx0 - pad, gx1 + pad, &t0, &t1) &&
+        clip(oy, dy, gy0 - pad, gy1 + pad, &t0, &t1)) {
         double ya = oy + t0 * dy, yb = oy + t1 * dy;
         uint32_t r0 = sepax_grid_row(bp, ya < yb ? ya : yb),
                  r1 = sepax_grid_row(bp, ya > yb ? ya : yb);
@@ -275,7 +287,8 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
                  * its upper edge: the part of the ray there, its columns, one run */
                 double s0 = t0, s1 = t1;
                 double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
-                if (!clip(oy, dy, lo - cell * 1e-3, hi + cell * 1e-3, &s0, &s1)) continue;
+                double band = cell * 1e-3 + ray_slack(ray);
+                if (!clip(oy, dy, lo - band, hi + band, &s0, &s1)) continue;
                 sepax_box_probe pr = ray_box(bp, ray, s0, s1);
                 bp_span sp = sepax_grid_span(bp, pr.lox, pr.loy, pr.hix, pr.hiy); /* columns */
                 scan(bp, store, k, &pr, start[r * bp->nx + sp.x0], start[r * bp->nx + sp.x1 + 1],

@@ -1650,3 +1650,91 @@ Test(broadphase, filters_met_in_another_order_in_each_part) {
     free(f);
     sepax_shapes_destroy(s);
 }
+
+/* Shapes so small near the origin that the narrowphase's squared distances underflow take
+ * its fallback axis, (1, 0), and may be called touching when a gap apart in y (README,
+ * "Limit"): the grid's boxes grow by at least 2^-62, so the frame finds every pair the
+ * pair queries do. Before, two circles 1e-23 apart were a hit to sepax_overlap and no
+ * candidate of the frame. */
+Test(broadphase, tiny_shapes_as_the_pair_queries) {
+    const float scale[] = {1e-18f, 1e-19f, 1e-20f, 1e-21f, 1e-22f, 1e-23f, 1e-25f, 1e-30f};
+    int hits = 0;
+    for (size_t k = 0; k < sizeof scale / sizeof scale[0]; k++) {
+        float d = scale[k];
+        sepax_shapes *s = sepax_shapes_create(64);
+        wl_rng r = {k + 5};
+        for (int i = 0; i < 40; i++) { /* pairs of circles a gap of about d apart in y */
+            uint32_t id;
+            float x = d * 40.0f * (float)(i / 2), y = (i % 2) ? d * (0.5f + wl_unit(&r)) : 0.0f;
+            cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){x, y}, d * 0.1f, &id), SEPAX_OK);
+        }
+        cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+        sepax_broadphase *bp = sepax_broadphase_create(NULL);
+        for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
+            result_set want = brute(s, test, 0.0f), got = frame_ok(bp, s, test, 0.0f);
+            char what[64];
+            snprintf(what, sizeof what, "circles %g apart, test %d", (double)d, test);
+            expect_same_set(s, got, want, test, what);
+            hits += (int)want.n;
+            free_set(&want);
+            free_set(&got);
+        }
+        sepax_broadphase_destroy(bp);
+        sepax_shapes_destroy(s);
+    }
+    cr_expect(hits > 0, "no pair of tiny circles hit: the case is not exercised");
+}
+
+/* sepax_raycast errs by the ray's own scale (its origin and length in float), not the
+ * shapes': the grid's walk pads the ray's path by 2^-20 of that scale, so a ray from far away
+ * finds every shape sepax_raycast hits. Before, rays from 1e5 away past circles of radius
+ * 0.001 differed in 178 of 200 casts. */
+Test(broadphase, far_rays_as_raycast) {
+    sepax_shapes *s = sepax_shapes_create(2048);
+    wl_rng r = {77};
+    for (int i = 0; i < 2000; i++) {
+        uint32_t id;
+        sepax_vec2 c = {0.1f * wl_unit(&r), 0.1f * wl_unit(&r)};
+        cr_assert_eq(sepax_shapes_add_circle(s, c, 0.001f, &id), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    uint32_t n = sepax_shapes_count(s), *every = malloc(n * sizeof *every);
+    uint32_t *ids = malloc(n * sizeof *ids);
+    sepax_ray_hit *all = malloc(n * sizeof *all), *hits = malloc(n * sizeof *hits);
+    for (uint32_t i = 0; i < n; i++) every[i] = sepax_shapes_id(s, i);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    size_t found = 0;
+    for (int q = 0; q < 300; q++) {
+        double far = q % 3 == 0 ? 1e4 : q % 3 == 1 ? 1e5 : 1e6;
+        double ang = 6.283185307179586 * wl_unit(&r);
+        float ox = (float)(far * cos(ang)), oy = (float)(far * sin(ang));
+        float tx = 0.1f * wl_unit(&r), ty = 0.1f * wl_unit(&r); /* a point in the field */
+        sepax_ray ray = {{ox, oy}, {2.0f * (tx - ox), 2.0f * (ty - oy)}, 1.0f};
+        sepax_ray *rays = malloc(n * sizeof *rays);
+        for (uint32_t i = 0; i < n; i++) rays[i] = ray;
+        cr_assert_eq(sepax_raycast(s, rays, every, n, all), SEPAX_OK);
+        free(rays);
+        size_t count, want = 0;
+        cr_assert_eq(sepax_broadphase_query_ray(bp, s, &ray, ids, hits, n, &count), SEPAX_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            if (!all[i].hit) continue;
+            want++;
+            size_t j = 0;
+            while (j < count && ids[j] != every[i]) j++;
+            cr_assert(j < count, "ray %d from %g away: shape %u hit by sepax_raycast, not listed",
+                      q, far, every[i]);
+            cr_assert(memcmp(&hits[j], &all[i], sizeof all[i]) == 0, "ray %d: hit differs", q);
+        }
+        cr_assert_eq(count, want, "ray %d from %g away: %zu listed, sepax_raycast hits %zu", q, far,
+                     count, want);
+        found += want;
+    }
+    cr_expect(found > 300, "%zu hits in all: the rays should cross the field", found);
+    sepax_broadphase_destroy(bp);
+    free(every);
+    free(ids);
+    free(all);
+    free(hits);
+    sepax_shapes_destroy(s);
+}
