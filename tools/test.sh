@@ -42,13 +42,13 @@ fresh() { [ "${KEEP:-0}" = 1 ] || rm -rf "$1"; }
 
 step "1/7 gcc, warnings as errors"
 fresh build-test-gcc
-[ -d build-test-gcc ] || CC=gcc meson setup build-test-gcc --werror -Dbuildtype=release >/dev/null
+[ -d build-test-gcc ] || CC=gcc meson setup build-test-gcc --werror -Dbuildtype=release -Drequire_test_deps=true >/dev/null
 ninja -C build-test-gcc
 SEPAX_TEST_ROUNDS=1 meson test -C build-test-gcc --print-errorlogs --no-suite equiv-driver
 
 step "2/7 clang, warnings as errors"
 fresh build-test-clang
-[ -d build-test-clang ] || CC=clang meson setup build-test-clang --werror -Dbuildtype=release -Dbench=false \
+[ -d build-test-clang ] || CC=clang meson setup build-test-clang --werror -Dbuildtype=release -Dbench=false -Drequire_test_deps=true \
   -Demulated_kernels=false >/dev/null
 ninja -C build-test-clang
 SEPAX_TEST_ROUNDS=1 meson test -C build-test-clang --print-errorlogs --no-suite equiv-driver
@@ -61,7 +61,7 @@ fresh build-test-asan
 [ -d build-test-asan ] || CC=clang CXX=clang++ meson setup build-test-asan --werror \
   -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false \
   -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all \
-  -Demulated_kernels=false -Dbench=false -Dfuzz=true >/dev/null
+  -Demulated_kernels=false -Dbench=false -Dfuzz=true -Drequire_test_deps=true >/dev/null
 ninja -C build-test-asan
 # LeakSanitizer for the plain programs; not for the Criterion binaries, whose runner process
 # (libcriterion 2.4) now and then leaks 48 bytes of its own. Leaks of ours inside Criterion
@@ -78,7 +78,7 @@ unset UBSAN_OPTIONS
 step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon
 inc=$(mktemp -d)
-ln -s /usr/include/simde "$inc/simde" # the cross compiler does not search /usr/include
+ln -s /usr/include/simde "$inc/simde" # SIMDe alone: /usr/include whole would bring the host libc's headers
 [ -d build-test-neon ] || meson setup build-test-neon --werror --cross-file cross/aarch64-linux-gnu.ini \
   -Dsimde_include="$inc" -Dbench=false >/dev/null
 ninja -C build-test-neon
@@ -91,9 +91,13 @@ qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-stack
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-test-scenes
 
 step "5/7 symbols, arithmetic, format, packaging"
-bad=$(nm -D --defined-only build-test-gcc/kernel/libsepax.so | awk '{print $3}' | grep -v '^sepax_' || true)
+# nm on its own line, so a missing or unreadable library fails the stage (an `|| true` after
+# the pipe would have hidden it), and an empty list fails too
+syms=$(nm -D --defined-only build-test-gcc/kernel/libsepax.so | awk '{print $3}')
+[ -n "$syms" ] || { echo "no exported symbols read from libsepax.so"; exit 1; }
+bad=$(grep -v '^sepax_' <<<"$syms" || true)
 [ -z "$bad" ] || { echo "exported without the sepax_ prefix: $bad"; exit 1; }
-echo "exported symbols: $(nm -D --defined-only build-test-gcc/kernel/libsepax.so | wc -l), all sepax_"
+echo "exported symbols: $(wc -l <<<"$syms"), all sepax_"
 # Each listing goes to a file first: `objdump | grep -q` under pipefail fails whenever grep
 # stops at a match before objdump has written everything (SIGPIPE), which hid every match
 # but one in the last pipe buffer. Each also counts the plain multiplies it must contain, so
@@ -139,7 +143,8 @@ cat >"$sub/meson.build" <<'MESON'
 project('consumer', 'c', default_options: ['c_std=c11'])
 executable('example', 'example.c', dependencies: dependency('sepax'), install: true)
 MESON
-meson setup --prefix "$sub/prefix" "$sub/build" "$sub" >/dev/null
+# forced to the subproject: dependency('sepax') would take an installed sepax first
+meson setup --force-fallback-for=sepax --prefix "$sub/prefix" "$sub/build" "$sub" >/dev/null
 ninja -C "$sub/build" >/dev/null
 "$sub/build/example"
 # a subproject builds the static library alone: a shared one would be unused build time
