@@ -134,7 +134,21 @@ cp tests/consumer/example.c tests/consumer/CMakeLists.txt "$cmk/"
 cmake -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null
 cmake --build "$cmk/build" >/dev/null
 LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$cmk/build/example"
-echo "CMake find_package consumer: ok"
+# the same build dir once the tree has moved: the library must come from the new place
+cfgdir=$(dirname "$(find "$dest" -name sepaxConfig.cmake)")
+mv "$dest" "$dest.moved"
+cmake -S "$cmk" -B "$cmk/build" -Dsepax_DIR="$dest.moved${cfgdir#"$dest"}" >/dev/null
+cmake --build "$cmk/build" >/dev/null
+grep -q -F "$dest.moved/" "$cmk/build/CMakeFiles/example.dir/link.txt" ||
+  { echo "CMake: the moved tree's consumer still links the old place"; exit 1; }
+mv "$dest.moved" "$dest"
+# found through a symlink to the config's dir (as merged /usr's /lib -> usr/lib): the
+# prefix comes from the real place, not from going up the link's side
+ln -s "$cfgdir" "$cmk/alias"
+rm -rf "$cmk/build"
+cmake -S "$cmk" -B "$cmk/build" -Dsepax_DIR="$cmk/alias" >/dev/null
+cmake --build "$cmk/build" >/dev/null
+echo "CMake find_package consumer (installed, moved, through a symlink): ok"
 sub=$(mktemp -d)
 mkdir -p "$sub/subprojects"
 ln -s "$root" "$sub/subprojects/sepax"
