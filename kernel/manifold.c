@@ -77,15 +77,22 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
                             feature(ref_is_b, k, 0, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX));
         return 1;
     }
-    int j = 0; /* the incident edge: the least dot product with n, the first of equals */
-    float least = nx * I->nx[0] + ny * I->ny[0];
-    for (int q = 1; q < I->planes; q++) {
-        float d = nx * I->nx[q] + ny * I->ny[q];
+    /* the incident edge: of the two at the deepest vertex (the least projection on n, the
+     * first of equals), the one whose normal has the lesser dot product with n, the edge out
+     * of the vertex on a tie. Taking the least over all edges is the same in exact arithmetic,
+     * but normals of a shallow arch round to ties, and the lowest index could then be an edge
+     * away from the contact, clipped to nothing. */
+    int v = 0;
+    float least = nx * I->x[0] + ny * I->y[0];
+    for (int q = 1; q < I->count; q++) {
+        float d = nx * I->x[q] + ny * I->y[q];
         if (d < least) {
             least = d;
-            j = q;
+            v = q;
         }
     }
+    int into = v > 0 ? v - 1 : I->count - 1;
+    int j = nx * I->nx[into] + ny * I->ny[into] < nx * I->nx[v] + ny * I->ny[v] ? into : v;
     int j2 = j + 1 < I->count ? j + 1 : 0, k2 = k + 1 < R->count ? k + 1 : 0;
     float ix[2] = {I->x[j], I->x[j2]}, iy[2] = {I->y[j], I->y[j2]};
     uint32_t iid[2] = {feature(ref_is_b, k, j, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX),

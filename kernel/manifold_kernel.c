@@ -6,8 +6,10 @@
  * run 8 * SEPAX_P at a time through the same arithmetic as manifold.c,
  * operation for operation, with every outcome of every clip computed and
  * the right one selected, so the bits are the same:
- *   - the incident edge: the least dot product over all 8 plane rows, the
- *     first of equals (padding rows repeat the last plane, never less);
+ *   - the incident edge: of the two edges at the deepest incident vertex
+ *     (the least projection over all 8 vertex rows, the first of equals;
+ *     padding rows repeat the last vertex, never less), the one whose plane
+ *     has the lesser dot product, the edge out of the vertex on a tie;
  *   - clip by the side plane through the face's start, then through its
  *     end; a clip keeping two points keeps [in0, in1], [in0, crossing] or
  *     [in1, crossing], which two selects per point say;
@@ -214,31 +216,43 @@ static void face_step(face_batch *b, size_t o, float margin) {
         for (int q = 0; q < 8; q++) rows[q][l] = at[q];
     }
 
-    /* the incident edge: rows 0-3 and 4-7 of the incident planes */
+    /* the deepest incident vertex v: rows 0-3 and 4-7 of the incident vertices (padding rows
+     * repeat the last vertex, never less) */
+    lf ix[8], iy[8];
+    lf_rows4(rows[4], ix);
+    lf_rows4(rows[5], ix + 4);
+    lf_rows4(rows[6], iy);
+    lf_rows4(rows[7], iy + 4);
+    lf least = lf_add(lf_mul(nx, ix[0]), lf_mul(ny, iy[0]));
+    lf v = m.zero;
+    for (int q = 1; q < 8; q++) {
+        lf d = lf_add(lf_mul(nx, ix[q]), lf_mul(ny, iy[q]));
+        v = lf_sel_lt(d, least, BCAST(&k_index[q]), v);
+        least = lf_sel_lt(d, least, d, least);
+    }
+    /* the incident edge: the edge into v or out of it, whose plane's dot product with n is
+     * less (out of it on a tie) */
+    lf inc_planes = LOAD(b->inc_planes + o), circle = is_lt(&m, inc_planes, m.half);
+    lf into = lf_sel_lt(v, m.half, lf_sub(inc_planes, m.one), lf_sub(v, m.one));
     lf inx[8], iny[8];
     lf_rows4(rows[0], inx);
     lf_rows4(rows[1], inx + 4);
     lf_rows4(rows[2], iny);
     lf_rows4(rows[3], iny + 4);
-    lf least = lf_add(lf_mul(nx, inx[0]), lf_mul(ny, iny[0]));
-    lf j = m.zero;
+    lf d_into = lf_add(lf_mul(nx, inx[0]), lf_mul(ny, iny[0])), d_out = d_into;
     for (int q = 1; q < 8; q++) {
         lf d = lf_add(lf_mul(nx, inx[q]), lf_mul(ny, iny[q]));
-        j = lf_sel_lt(d, least, BCAST(&k_index[q]), j);
-        least = lf_sel_lt(d, least, d, least);
+        lf reach = BCAST(&k_reach[q]);
+        d_into = lf_sel_gt(into, reach, d, d_into);
+        d_out = lf_sel_gt(v, reach, d, d_out);
     }
-    lf inc_planes = LOAD(b->inc_planes + o), circle = is_lt(&m, inc_planes, m.half);
+    lf j = lf_sel_lt(d_into, d_out, into, v);
     j = pick(&m, circle, m.zero, j);
     lf j1 = lf_add(j, m.one);
     lf j2 = lf_sel_lt(j1, inc_planes, j1, m.zero);
     j2 = pick(&m, circle, m.zero, j2);
 
     /* its vertices j and j2 */
-    lf ix[8], iy[8];
-    lf_rows4(rows[4], ix);
-    lf_rows4(rows[5], ix + 4);
-    lf_rows4(rows[6], iy);
-    lf_rows4(rows[7], iy + 4);
     lpoint in0 = {ix[0], iy[0], BCAST(&k_pt[PT_J])}, in1 = {ix[0], iy[0], BCAST(&k_pt[PT_J2])};
     for (int q = 1; q < 8; q++) {
         lf reach = BCAST(&k_reach[q]);

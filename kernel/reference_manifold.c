@@ -4,7 +4,11 @@
  *      edge of A or of B. The closest-vertices axis names no face: the one
  *      contact lies between the two closest core vertices.
  *   2. The incident edge is the other shape's edge whose normal is most
- *      opposed to the reference normal (a circle has no edge: its centre).
+ *      opposed to the reference normal (a circle has no edge: its centre),
+ *      taken from the two edges at its deepest vertex (the least projection
+ *      on the normal, the first of equals): in exact arithmetic that is the
+ *      same edge, and where normals round to a tie (a shallow arch of
+ *      edges) it stays at the contact instead of the lowest index.
  *   3. The incident edge is clipped by the two side planes through the
  *      reference face's ends; clipped points within the margin are kept.
  *      If clipping leaves fewer than two points, or none within the margin,
@@ -73,15 +77,23 @@ static uint32_t face_contacts(const sepax_shape_view *ref, int edge, const sepax
                               feature_id(flip, edge, 0, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX));
         return 1;
     }
-    int incident = 0;
-    float least = dot(normal, (sepax_vec2){inc->nx[0], inc->ny[0]});
-    for (int i = 1; i < inc->planes; i++) {
-        float d = dot(normal, (sepax_vec2){inc->nx[i], inc->ny[i]});
+    int deepest_vertex = 0;
+    float least = dot(normal, (sepax_vec2){inc->x[0], inc->y[0]});
+    for (int i = 1; i < inc->count; i++) {
+        float d = dot(normal, (sepax_vec2){inc->x[i], inc->y[i]});
         if (d < least) {
             least = d;
-            incident = i;
+            deepest_vertex = i;
         }
     }
+    /* the edge into the deepest vertex, or the edge out of it: the more opposed normal,
+     * the edge out of it when they tie */
+    int into = deepest_vertex > 0 ? deepest_vertex - 1 : inc->count - 1;
+    int incident =
+        dot(normal, (sepax_vec2){inc->nx[into], inc->ny[into]}) <
+                dot(normal, (sepax_vec2){inc->nx[deepest_vertex], inc->ny[deepest_vertex]})
+            ? into
+            : deepest_vertex;
     int i1 = incident, i2 = incident + 1 < inc->count ? incident + 1 : 0;
     clip_vertex incident_edge[2] = {
         {{inc->x[i1], inc->y[i1]},

@@ -86,6 +86,48 @@ Test(manifold, overhanging_box_is_clipped_to_the_face) {
     sepax_shapes_destroy(s);
 }
 
+/* A review's case: B's top is a shallow arch whose three edge normals all round to y = 1.0f,
+ * so against A's bottom face they tie as the most opposed. The first of them, over x in
+ * [2, 3], lies wholly beyond A's face (x in [-1, 1]): clipped to nothing, it left one point
+ * at x = 2, a unit off A, with separation -0.6002 for a depth of 0.6004. The incident edge is
+ * now one of the two at B's deepest vertex (x = 0): two points on the face, the deepest at
+ * -depth, on every backend and in lanes (64 copies of the pair, both orders). */
+Test(manifold, incident_edge_at_the_deepest_vertex) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    uint32_t a = add_box(s, -1, -1, 1, 1), b;
+    sepax_vec2 arch[6] = {{3, 0.1f},        {2, 0.1002f},   {0, 0.1004f},
+                          {-0.5f, 0.1003f}, {-0.5f, -0.1f}, {3, -0.1f}};
+    cr_assert_eq(sepax_shapes_add_polygon(s, arch, 6, &b), SEPAX_OK);
+    sepax_pose pose = {{0, -0.5f}, {1, 0}};
+    cr_assert_eq(sepax_shapes_set_poses(s, b, 1, &pose), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    enum { N = 64 };
+    sepax_pair pairs[N];
+    for (int i = 0; i < N; i++) pairs[i] = i % 2 ? (sepax_pair){b, a} : (sepax_pair){a, b};
+    sepax_manifold want[N], got[N];
+    cr_assert_eq(sepax_ref_collide_manifold(s, pairs, N, want), SEPAX_OK);
+    int backends = 0;
+    for (int be = 0; be < SEPAX_BACKEND_COUNT; be++) {
+        if (sepax_set_backend((sepax_backend)be) != SEPAX_OK) continue;
+        backends++;
+        cr_assert_eq(sepax_collide_manifold(s, pairs, N, got), SEPAX_OK);
+        cr_assert(memcmp(got, want, sizeof got) == 0, "backend %d differs from the reference", be);
+    }
+    cr_assert_eq(sepax_set_backend(SEPAX_BACKEND_AUTO), SEPAX_OK);
+    cr_assert(backends >= 1);
+    for (int i = 0; i < N; i++) {
+        const sepax_manifold *m = &want[i];
+        cr_assert_eq(m->count, 2, "pair %d: %u points", i, m->count);
+        float deepest = fminf(m->points[0].separation, m->points[1].separation);
+        cr_assert(deepest == -m->depth, "pair %d: deepest %.9g, depth %.9g", i, (double)deepest,
+                  (double)m->depth);
+        for (int k = 0; k < 2; k++)
+            cr_assert(fabsf(m->points[k].point.x) <= 1.0f, "pair %d: point %d at x = %.9g", i, k,
+                      (double)m->points[k].point.x);
+    }
+    sepax_shapes_destroy(s);
+}
+
 Test(manifold, speculative_points_within_the_margin) {
     sepax_shapes *s = sepax_shapes_create(4);
     uint32_t ground = add_box(s, -4, -1, 4, 0);
