@@ -446,7 +446,8 @@ int main(int argc, char **argv) {
                o.cfg.shapes, o.cfg.min_verts, o.cfg.max_verts, w.n,
                100.0 * (double)overlaps / (double)w.n, w.probes, o.cfg.shapes, o.reps);
         if (o.margin != 0.0f)
-            printf("margin: %g (overlap counted at margin 0)\n", (double)o.margin);
+            printf("margin: %g (the overlapping share above is at this margin)\n",
+                   (double)o.margin);
         printf("pair order: %s\n", o.shuffle ? "shuffled" : "misses listed first");
         printf("every backend bit-identical to the reference: %s\n\n", mismatch ? "NO" : "yes");
         printf("(update: per shape, world data from local shapes and poses)\n\n");

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Instructions per pair under callgrind: repeatable where wall time is not.
-# Runs each backend once with one query loop and once with none over the
-# same workload; the difference divided by the pair count is the query's
-# cost. (valgrind has no AVX-512: that backend is left out.)
+# Runs each backend with two query loops and with one over the same workload;
+# the difference divided by the tests one loop makes (the count sepax-bench
+# prints) is the query's cost. Both runs do the same setup and the same
+# checksum of the results, so neither is counted. (valgrind has no AVX-512:
+# that backend is left out.) Before 2026-11-28 this took one loop less none,
+# which counted the checksum too: 12-15 instructions a test more.
 #
-#   bench/callgrind.sh [BUILD_DIR] [QUERY] [PAIRS] [sepax-bench options...]
-#   (QUERY: overlap collide one update manifold sweep raycast ray-range; e.g. ... overlap 200000 --kinds circles)
 set -euo pipefail
 build=${1:-build}
 query=${2:-overlap}
@@ -15,20 +16,21 @@ extra=("$@")
 bench="$build/bench/sepax-bench"
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 tmp=$(mktemp -d)
-count() { # backend loops -> total instructions
+count() { # backend loops -> total instructions; the tests a loop makes to $tmp/n
   valgrind --tool=callgrind --callgrind-out-file="$tmp/out" "$bench" --only "$query" \
-    --backend "$1" --loops "$2" --pairs "$pairs" "${extra[@]}" >/dev/null 2>"$tmp/err"
+    --backend "$1" --loops "$2" --pairs "$pairs" "${extra[@]}" >"$tmp/stdout" 2>"$tmp/err"
+  awk '{print $NF}' "$tmp/stdout" >"$tmp/n"
   awk '/^(summary|totals):/ {print $2; exit}' "$tmp/out"
 }
-n=$pairs
 unit=pair
-[ "$query" = one ] || [ "$query" = ray-range ] && n=$((256 * 4096))
-[ "$query" = update ] && n=4096 && unit=shape
+[ "$query" = update ] && unit=shape
 printf '| backend | %s instructions/%s |\n|---|---:|\n' "$query" "$unit"
 for b in reference scalar sse2 sse41 avx2 neon; do
   "$bench" --only "$query" --loops 0 --backend "$b" "${extra[@]}" >/dev/null 2>&1 || continue
-  base=$(count "$b" 0)
   one=$(count "$b" 1)
-  printf '| %s | %d |\n' "$b" $(((one - base) / n))
+  two=$(count "$b" 2)
+  n=$(cat "$tmp/n")
+  [ "$n" -gt 0 ] || { echo "sepax-bench reported no tests" >&2; exit 1; }
+  printf '| %s | %d |\n' "$b" $(((two - one) / n))
 done
 rm -rf "$tmp"

@@ -19,6 +19,10 @@
  * Box2D runs twice: as engines run it (polygons with their skin) and with m_radius = 0.
  * For Box2D with skin, a second sepax run with margin 2 * b2_polygonRadius + TIE must contain
  * every Box2D pair ("outside margin run").
+ * sepax runs each frame twice more, timed apart: sepax_find_contacts(SEPAX_TEST_MANIFOLD), the
+ * like-for-like work of Chipmunk's cpShapesCollide (contact points) and detect-collisions'
+ * response, whose "x sepax" is against that row; Box2D's b2TestOverlap is a yes/no test, so its
+ * "x sepax" is against the overlap row. The manifold run must find the overlap run's pairs.
  * Also checked: sepax_overlap over each peer's candidate pairs (which contain every pair whose
  * tight boxes overlap) must give exactly sepax_find_contacts' pairs: a check of sepax's grid.
  *
@@ -97,10 +101,16 @@ static size_t minus(const sepax_pair *a, size_t na, const sepax_pair *b, size_t 
 
 /* ---- per engine, per frame ---- */
 
-enum { E_SEPAX, E_BOX2D, E_BOX2D_SHARP, E_CHIPMUNK, E_JS, E_COUNT };
-static const char *const engine_names[E_COUNT] = {"sepax (1 thread)", "box2d 2.4 (skin)",
-                                                  "box2d 2.4 (m_radius 0)", "chipmunk 7",
+enum { E_SEPAX, E_SEPAX_MANIFOLD, E_BOX2D, E_BOX2D_SHARP, E_CHIPMUNK, E_JS, E_COUNT };
+static const char *const engine_names[E_COUNT] = {"sepax (1 thread, overlap)",
+                                                  "sepax (1 thread, manifolds)",
+                                                  "box2d 2.4 (skin)",
+                                                  "box2d 2.4 (m_radius 0)",
+                                                  "chipmunk 7",
                                                   "detect-collisions"};
+/* the sepax row each engine's "x sepax" is taken against: the same kind of answer */
+static const int like_for_like[E_COUNT] = {E_SEPAX, E_SEPAX,          E_SEPAX,
+                                           E_SEPAX, E_SEPAX_MANIFOLD, E_SEPAX_MANIFOLD};
 
 typedef struct stats {
     int on;
@@ -222,21 +232,43 @@ static size_t grid_check(sepax_shapes *store, const sepax_pair *cand, size_t nc,
 typedef struct sepax_run {
     sepax_broadphase *bp;
     sepax_pair *pairs;
+    sepax_manifold *mans; /* SEPAX_TEST_MANIFOLD's */
     size_t cap;
 } sepax_run;
 
-static size_t sepax_frame(sepax_run *r, sepax_shapes *store, int update, float margin) {
-    sepax_frame_options o = {SEPAX_TEST_OVERLAP, margin, 0.0f, update};
+static size_t sepax_frame(sepax_run *r, sepax_shapes *store, int update, float margin, int test) {
+    sepax_frame_options o = {test, margin, 0.0f, update};
     for (;;) {
-        sepax_contacts out = {r->pairs, NULL, NULL, r->cap};
+        sepax_contacts out = {r->pairs, NULL, test == SEPAX_TEST_MANIFOLD ? r->mans : NULL, r->cap};
         size_t count = 0;
         sepax_status st = sepax_find_contacts(r->bp, store, &o, &out, &count);
         if (st == SEPAX_OK) return count;
         if (st != SEPAX_ERR_CAPACITY) frame_die("sepax_find_contacts", st);
         free(r->pairs);
+        free(r->mans);
         r->cap = count + count / 4 + 1024;
         r->pairs = frame_xmalloc(r->cap * sizeof *r->pairs);
+        r->mans = frame_xmalloc(r->cap * sizeof *r->mans);
     }
+}
+
+/* One timed sepax frame from the poses on: set_poses, then sepax_find_contacts. *ms_poses is
+ * the set_poses part, the result the frame's count. */
+typedef struct timed {
+    double total_ms, poses_ms;
+    size_t count;
+} timed;
+
+static timed sepax_timed(sepax_run *r, sepax_shapes *store, const sepax_pose *poses, uint32_t count,
+                         int update, int test) {
+    double t0 = frame_now_ns();
+    sepax_status st = sepax_shapes_set_poses(store, 0, count, poses);
+    if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
+    double t1 = frame_now_ns();
+    size_t n = sepax_frame(r, store, update, 0.0f, test);
+    double t2 = frame_now_ns();
+    timed t = {(t2 - t0) / 1e6, (t1 - t0) / 1e6, n};
+    return t;
 }
 
 /* ---- detect-collisions' pairs file (frame.mjs) ----
@@ -325,7 +357,7 @@ int main(int argc, char **argv) {
         return 0;
     }
 
-    int want[E_COUNT] = {1, 0, 0, 0, 0};
+    int want[E_COUNT] = {1, 1, 0, 0, 0, 0};
     const char *peers = o.peers ? o.peers : "box2d,box2d-sharp,chipmunk";
 #ifdef SEPAX_PEER_BOX2D
     want[E_BOX2D] = has_token(peers, "box2d");
@@ -359,9 +391,11 @@ int main(int argc, char **argv) {
     if (st != SEPAX_OK) frame_die("scene_add_to", st);
     st = sepax_shapes_update(store);
     if (st != SEPAX_OK) frame_die("sepax_shapes_update", st);
-    sepax_run run = {sepax_broadphase_create(NULL), NULL, 0};
-    sepax_run margin_run = {sepax_broadphase_create(NULL), NULL, 0};
-    if (!run.bp || !margin_run.bp) frame_die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
+    sepax_run run = {sepax_broadphase_create(NULL), NULL, NULL, 0};
+    sepax_run man_run = {sepax_broadphase_create(NULL), NULL, NULL, 0};
+    sepax_run margin_run = {sepax_broadphase_create(NULL), NULL, NULL, 0};
+    if (!run.bp || !man_run.bp || !margin_run.bp)
+        frame_die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
 
     /* Chipmunk's hash: cells about twice the median box, 2 buckets a shape unless told */
     double cell = o.cp_cell;
@@ -411,13 +445,25 @@ int main(int argc, char **argv) {
         scene_poses(sc, f, poses);
         int measured = f >= o.warmup;
         uint32_t m = f - o.warmup;
-        /* sepax: poses, then the whole frame in one call */
-        double a0 = frame_now_ns();
-        st = sepax_shapes_set_poses(store, 0, count, poses);
-        if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
-        double a_poses = frame_now_ns();
-        size_t ns = sepax_frame(&run, store, o.update, 0.0f);
-        double a1 = frame_now_ns();
+        /* sepax: poses, then the whole frame in one call; for overlap and again for manifolds
+         * (its own broadphase), the two in turn first so that neither always finds the other's
+         * records in the caches */
+        timed to, tm;
+        if (f & 1) {
+            tm = sepax_timed(&man_run, store, poses, count, o.update, SEPAX_TEST_MANIFOLD);
+            to = sepax_timed(&run, store, poses, count, o.update, SEPAX_TEST_OVERLAP);
+        } else {
+            to = sepax_timed(&run, store, poses, count, o.update, SEPAX_TEST_OVERLAP);
+            tm = sepax_timed(&man_run, store, poses, count, o.update, SEPAX_TEST_MANIFOLD);
+        }
+        size_t ns = to.count, nman = tm.count;
+        if (nman != ns) {
+            fprintf(stderr, "frame %u: %zu pairs with manifolds, %zu overlapping\n", f, nman, ns);
+            return 1;
+        }
+        sepax_broadphase_stats bs, bm;
+        sepax_broadphase_stats_get(run.bp, &bs);
+        sepax_broadphase_stats_get(man_run.bp, &bm);
         /* the checks below read every record: a lazy frame's are brought up to date, untimed */
         if (o.update == SEPAX_UPDATE_LAZY) {
             st = sepax_shapes_update(store);
@@ -426,13 +472,22 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < ns; k++)
             checksum = checksum * 31 + run.pairs[k].a * 7 + run.pairs[k].b;
         /* ids are indices (a fresh store): sort them for the comparisons */
-        sepax_pair *ss = sorted_copy(run.pairs, ns);
-        sepax_broadphase_stats bs;
-        sepax_broadphase_stats_get(run.bp, &bs);
+        sepax_pair *ss = sorted_copy(run.pairs, ns), *sman = sorted_copy(man_run.pairs, nman);
+        if (memcmp(ss, sman, ns * sizeof *ss) != 0) {
+            fprintf(stderr, "frame %u: the manifold run's pairs are not the overlap run's\n", f);
+            return 1;
+        }
+        free(sman);
         if (measured) {
-            s[E_SEPAX].total[m] = (a1 - a0) / 1e6;
+            s[E_SEPAX_MANIFOLD].total[m] = tm.total_ms;
+            s[E_SEPAX_MANIFOLD].update[m] = tm.poses_ms + bm.update_ns / 1e6;
+            s[E_SEPAX_MANIFOLD].broad[m] = bm.grid_ns / 1e6;
+            s[E_SEPAX_MANIFOLD].narrow[m] = (bm.pairs_ns + bm.copy_ns) / 1e6;
+            s[E_SEPAX_MANIFOLD].candidates[m] = bm.candidates;
+            s[E_SEPAX_MANIFOLD].contacts[m] = nman;
+            s[E_SEPAX].total[m] = to.total_ms;
             /* the call's own phases: poses + update, grid, pairing with the test + copy */
-            s[E_SEPAX].update[m] = (a_poses - a0 + (double)bs.update_ns) / 1e6;
+            s[E_SEPAX].update[m] = to.poses_ms + bs.update_ns / 1e6;
             s[E_SEPAX].broad[m] = bs.grid_ns / 1e6;
             s[E_SEPAX].narrow[m] = (bs.pairs_ns + bs.copy_ns) / 1e6;
             s[E_SEPAX].candidates[m] = bs.candidates;
@@ -441,7 +496,8 @@ int main(int argc, char **argv) {
         size_t nm = 0;
         sepax_pair *sm = NULL;
         if (want[E_BOX2D]) {
-            nm = sepax_frame(&margin_run, store, SEPAX_UPDATE_NONE, 2 * skin + TIE);
+            nm = sepax_frame(&margin_run, store, SEPAX_UPDATE_NONE, 2 * skin + TIE,
+                             SEPAX_TEST_OVERLAP);
             sm = sorted_copy(margin_run.pairs, nm);
         }
         for (int e = E_BOX2D; e <= E_JS; e++) {
@@ -508,21 +564,23 @@ int main(int argc, char **argv) {
            scene_name(sc), count, sepax_backend_name(sepax_get_backend()), cell, cells, setup_ms,
            (unsigned long long)checksum);
     printf("# median over %u frames, ms per frame; sepax: set_poses + sepax_find_contacts"
-           "(OVERLAP, SEPAX_UPDATE_%s) in one call\n\n",
+           "(OVERLAP or MANIFOLD, SEPAX_UPDATE_%s) in one call; x sepax: against sepax's overlap "
+           "row for Box2D (b2TestOverlap, yes or no), its manifold row for Chipmunk "
+           "(cpShapesCollide's contact points) and detect-collisions (its response)\n\n",
            o.frames, o.update == SEPAX_UPDATE_LAZY ? "LAZY" : "FRAME");
     printf("| engine | update | broadphase | narrowphase | total ms | x sepax | candidates | "
            "contacts | only sepax | only peer | skin | near-tie | unexplained | grid check |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    double sepax_ms = frame_median(s[E_SEPAX].total, o.frames);
     for (int e = 0; e < E_COUNT; e++) {
         if (!want[e]) continue;
         stats *t = &s[e];
         double tot = frame_median(t->total, o.frames);
-        if (e == E_SEPAX)
-            printf("| %s | %.3f | %.3f | %.3f | %.3f | 1.0 | %.0f | %.0f | | | | | | |\n",
+        double sepax_ms = frame_median(s[like_for_like[e]].total, o.frames);
+        if (e <= E_SEPAX_MANIFOLD)
+            printf("| %s | %.3f | %.3f | %.3f | %.3f | %s | %.0f | %.0f | | | | | | |\n",
                    engine_names[e], frame_median(t->update, o.frames),
                    frame_median(t->broad, o.frames), frame_median(t->narrow, o.frames), tot,
-                   frame_median_sz(t->candidates, o.frames),
+                   e == E_SEPAX ? "1.0" : "", frame_median_sz(t->candidates, o.frames),
                    frame_median_sz(t->contacts, o.frames));
         else
             printf("| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.0f | %.0f | %zu | %zu | %zu | %zu "
@@ -551,13 +609,18 @@ int main(int argc, char **argv) {
            "pairs exactly (ok) or not (DIFFERS: %zu, %zu, %zu pairs)\n",
            s[E_BOX2D].grid_diff, s[E_BOX2D_SHARP].grid_diff, s[E_CHIPMUNK].grid_diff);
     size_t unexplained = 0;
-    for (int e = 1; e < E_COUNT; e++) unexplained += s[e].other + s[e].grid_diff;
+    for (int e = E_BOX2D; e < E_COUNT; e++) unexplained += s[e].other + s[e].grid_diff;
 
     for (int e = 0; e < E_COUNT; e++) stats_free(&s[e]);
     free(poses);
     free(run.pairs);
+    free(run.mans);
+    free(man_run.pairs);
+    free(man_run.mans);
     free(margin_run.pairs);
+    free(margin_run.mans);
     sepax_broadphase_destroy(run.bp);
+    sepax_broadphase_destroy(man_run.bp);
     sepax_broadphase_destroy(margin_run.bp);
 #ifdef SEPAX_PEER_BOX2D
     frame_box2d_destroy(b2);
