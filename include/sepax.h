@@ -574,7 +574,7 @@ SEPAX_API void sepax_broadphase_destroy(sepax_broadphase *bp);
 /// What sepax_find_contacts runs on each pair the broadphase finds.
 typedef enum sepax_test {
     /// nothing: the candidate pairs (filters pass, and bounding boxes overlap once the grid has
-    /// grown each by 2^-20 of its coordinates' size, at least 2^-62, beyond the margin)
+    /// grown each by 2^-20 of its coordinates' size plus 2^-62, beyond the margin)
     SEPAX_TEST_AABB = 0,
     SEPAX_TEST_OVERLAP = 1, ///< sepax_overlap: the pairs that touch
     SEPAX_TEST_COLLIDE = 2, ///< sepax_collide: the pairs that touch, with normal and depth

@@ -179,7 +179,7 @@ bp_span sepax_grid_span(const sepax_broadphase *bp, float lx, float ly, float hx
 
 /* How far the grid grows a box on each side beyond the margin: 2^-20 of its coordinates'
  * size, so a pair the narrowphase calls touching, within its rounding, is always a
- * candidate; and at least 2^-62, for shapes so small near the origin that the narrowphase's
+ * candidate; plus 2^-62, for shapes so small near the origin that the narrowphase's
  * squared distances underflow (to 0 below 2^-75 apart, or 2^-63 under a caller's
  * flush-to-zero) and its fallback axis calls boxes that far apart touching. */
 static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {

@@ -131,7 +131,8 @@ LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$des
 echo "pkg-config consumer (installed under $dest$prefix): ok"
 cmk=$(mktemp -d)
 cp tests/consumer/example.c tests/consumer/CMakeLists.txt "$cmk/"
-cmake -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null
+# Makefiles whatever CMAKE_GENERATOR says: the moved-tree check reads their link.txt
+cmake -G "Unix Makefiles" -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null
 cmake --build "$cmk/build" >/dev/null
 LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$cmk/build/example"
 # the same build dir once the tree has moved: the library must come from the new place
@@ -146,7 +147,7 @@ mv "$dest.moved" "$dest"
 # prefix comes from the real place, not from going up the link's side
 ln -s "$cfgdir" "$cmk/alias"
 rm -rf "$cmk/build"
-cmake -S "$cmk" -B "$cmk/build" -Dsepax_DIR="$cmk/alias" >/dev/null
+cmake -G "Unix Makefiles" -S "$cmk" -B "$cmk/build" -Dsepax_DIR="$cmk/alias" >/dev/null
 cmake --build "$cmk/build" >/dev/null
 echo "CMake find_package consumer (installed, moved, through a symlink): ok"
 sub=$(mktemp -d)

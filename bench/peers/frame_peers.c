@@ -248,7 +248,7 @@ static size_t sepax_frame(sepax_run *r, sepax_shapes *store, int update, float m
         free(r->mans);
         r->cap = count + count / 4 + 1024;
         r->pairs = frame_xmalloc(r->cap * sizeof *r->pairs);
-        r->mans = frame_xmalloc(r->cap * sizeof *r->mans);
+        r->mans = test == SEPAX_TEST_MANIFOLD ? frame_xmalloc(r->cap * sizeof *r->mans) : NULL;
     }
 }
 
