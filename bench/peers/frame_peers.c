@@ -271,6 +271,17 @@ static timed sepax_timed(sepax_run *r, sepax_shapes *store, const sepax_pose *po
     return t;
 }
 
+/* A measured sepax frame's figures: the call's own phases (poses + update, grid, pairing
+ * with the test + copy) from its broadphase stats. */
+static void record_sepax(stats *t, uint32_t m, const timed *run, const sepax_broadphase_stats *b) {
+    t->total[m] = run->total_ms;
+    t->update[m] = run->poses_ms + b->update_ns / 1e6;
+    t->broad[m] = b->grid_ns / 1e6;
+    t->narrow[m] = (b->pairs_ns + b->copy_ns) / 1e6;
+    t->candidates[m] = b->candidates;
+    t->contacts[m] = run->count;
+}
+
 /* ---- detect-collisions' pairs file (frame.mjs) ----
  * "SPXP", u32 version 1, u32 frames, u32 first frame; per frame: f32 update ms, f32 broad
  * ms, f32 narrow ms, u32 candidates, u32 contacts, contacts x (u32 a, u32 b). */
@@ -479,19 +490,8 @@ int main(int argc, char **argv) {
         }
         free(sman);
         if (measured) {
-            s[E_SEPAX_MANIFOLD].total[m] = tm.total_ms;
-            s[E_SEPAX_MANIFOLD].update[m] = tm.poses_ms + bm.update_ns / 1e6;
-            s[E_SEPAX_MANIFOLD].broad[m] = bm.grid_ns / 1e6;
-            s[E_SEPAX_MANIFOLD].narrow[m] = (bm.pairs_ns + bm.copy_ns) / 1e6;
-            s[E_SEPAX_MANIFOLD].candidates[m] = bm.candidates;
-            s[E_SEPAX_MANIFOLD].contacts[m] = nman;
-            s[E_SEPAX].total[m] = to.total_ms;
-            /* the call's own phases: poses + update, grid, pairing with the test + copy */
-            s[E_SEPAX].update[m] = to.poses_ms + bs.update_ns / 1e6;
-            s[E_SEPAX].broad[m] = bs.grid_ns / 1e6;
-            s[E_SEPAX].narrow[m] = (bs.pairs_ns + bs.copy_ns) / 1e6;
-            s[E_SEPAX].candidates[m] = bs.candidates;
-            s[E_SEPAX].contacts[m] = ns;
+            record_sepax(&s[E_SEPAX], m, &to, &bs);
+            record_sepax(&s[E_SEPAX_MANIFOLD], m, &tm, &bm);
         }
         size_t nm = 0;
         sepax_pair *sm = NULL;
