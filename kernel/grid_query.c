@@ -236,12 +236,11 @@ static double ray_slack(const sepax_ray *r) {
 
 /* The box (grown by a cell's thousandth and the ray's slack against rounding) of the part
  * t0..t1 of the ray. */
-static sepax_box_probe ray_box(const sepax_broadphase *bp, const sepax_ray *r, double t0,
-                               double t1) {
+static sepax_box_probe ray_box(const sepax_broadphase *bp, const sepax_ray *r, double slack,
+                               double t0, double t1) {
     double ax = r->origin.x + t0 * r->direction.x, bx = r->origin.x + t1 * r->direction.x;
     double ay = r->origin.y + t0 * r->direction.y, by = r->origin.y + t1 * r->direction.y;
-    double e =
-        bp->cell * 1e-3 + (fabs(ax) + fabs(bx) + fabs(ay) + fabs(by)) * 0x1p-20 + ray_slack(r);
+    double e = bp->cell * 1e-3 + (fabs(ax) + fabs(bx) + fabs(ay) + fabs(by)) * 0x1p-20 + slack;
     sepax_box_probe p = {(float)((ax < bx ? ax : bx) - e),
                          (float)((ay < by ? ay : by) - e),
                          (float)((ax > bx ? ax : bx) + e),
@@ -272,7 +271,7 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     double gx0 = bp->ox, gy0 = bp->oy;
     double gx1 = gx0 + (bp->nx + 1.0) * cell, gy1 = gy0 + (bp->ny + 1.0) * cell;
     double ox = ray->origin.x, oy = ray->origin.y, dx = ray->direction.x, dy = ray->direction.y;
-    double pad = cell + ray_slack(ray);
+    double slack = ray_slack(ray), pad = cell + slack;
     if (bp->nsmall && clip(ox, dx, gx0 - pad, gx1 + pad, &t0, &t1) &&
         clip(oy, dy, gy0 - pad, gy1 + pad, &t0, &t1)) {
         double ya = oy + t0 * dy, yb = oy + t1 * dy;
@@ -287,9 +286,9 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
                  * its upper edge: the part of the ray there, its columns, one run */
                 double s0 = t0, s1 = t1;
                 double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
-                double band = cell * 1e-3 + ray_slack(ray);
+                double band = cell * 1e-3 + slack;
                 if (!clip(oy, dy, lo - band, hi + band, &s0, &s1)) continue;
-                sepax_box_probe pr = ray_box(bp, ray, s0, s1);
+                sepax_box_probe pr = ray_box(bp, ray, slack, s0, s1);
                 bp_span sp = sepax_grid_span(bp, pr.lox, pr.loy, pr.hix, pr.hiy); /* columns */
                 scan(bp, store, k, &pr, start[r * bp->nx + sp.x0], start[r * bp->nx + sp.x1 + 1],
                      take_ray, &c);
@@ -297,7 +296,7 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
         }
     }
     double u0 = 0.0, u1 = ray->max_fraction;
-    sepax_box_probe whole = ray_box(bp, ray, u0, u1);
+    sepax_box_probe whole = ray_box(bp, ray, slack, u0, u1);
     scan(bp, store, k, &whole, bp->nsmall, bp->n, take_ray, &c);
     return finish(&out, count);
 }

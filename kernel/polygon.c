@@ -114,9 +114,6 @@ static sepax_status check_convex(const pt *p, int n, double size) {
     return st;
 }
 
-/* How far vertex i (kept) lies from the line through its kept neighbours, when it may be
- * dropped: the outline going on (not turning back), within the tolerance of that line, and
- * every point already dropped between those neighbours within it too. Else +Inf. */
 /* The kept points before and after position i of the m, going round (i itself if none). */
 static void kept_neighbours(const unsigned char *gone, int m, int i, int *ia, int *ic) {
     int a = (i + m - 1) % m, c = (i + 1) % m;
@@ -126,6 +123,9 @@ static void kept_neighbours(const unsigned char *gone, int m, int i, int *ia, in
     *ic = c;
 }
 
+/* How far vertex i (kept) lies from the line through its kept neighbours, when it may be
+ * dropped: the outline going on (not turning back), within the tolerance of that line, and
+ * every point already dropped between those neighbours within it too. Else +Inf. */
 static double drop_cost(const pt *p, const unsigned char *gone, int m, int i, double size) {
     int ia, ic;
     kept_neighbours(gone, m, i, &ia, &ic);

@@ -1701,6 +1701,7 @@ Test(broadphase, far_rays_as_raycast) {
     uint32_t n = sepax_shapes_count(s), *every = malloc(n * sizeof *every);
     uint32_t *ids = malloc(n * sizeof *ids);
     sepax_ray_hit *all = malloc(n * sizeof *all), *hits = malloc(n * sizeof *hits);
+    sepax_ray *rays = malloc(n * sizeof *rays); /* the query's ray once per shape */
     for (uint32_t i = 0; i < n; i++) every[i] = sepax_shapes_id(s, i);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
     cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
@@ -1711,10 +1712,8 @@ Test(broadphase, far_rays_as_raycast) {
         float ox = (float)(far * cos(ang)), oy = (float)(far * sin(ang));
         float tx = 0.1f * wl_unit(&r), ty = 0.1f * wl_unit(&r); /* a point in the field */
         sepax_ray ray = {{ox, oy}, {2.0f * (tx - ox), 2.0f * (ty - oy)}, 1.0f};
-        sepax_ray *rays = malloc(n * sizeof *rays);
         for (uint32_t i = 0; i < n; i++) rays[i] = ray;
         cr_assert_eq(sepax_raycast(s, rays, every, n, all), SEPAX_OK);
-        free(rays);
         size_t count, want = 0;
         cr_assert_eq(sepax_broadphase_query_ray(bp, s, &ray, ids, hits, n, &count), SEPAX_OK);
         for (uint32_t i = 0; i < n; i++) {
@@ -1736,5 +1735,6 @@ Test(broadphase, far_rays_as_raycast) {
     free(ids);
     free(all);
     free(hits);
+    free(rays);
     sepax_shapes_destroy(s);
 }

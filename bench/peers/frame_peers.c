@@ -252,8 +252,8 @@ static size_t sepax_frame(sepax_run *r, sepax_shapes *store, int update, float m
     }
 }
 
-/* One timed sepax frame from the poses on: set_poses, then sepax_find_contacts. *ms_poses is
- * the set_poses part, the result the frame's count. */
+/* One timed sepax frame from the poses on: set_poses, then sepax_find_contacts; poses_ms is
+ * the set_poses part, count the frame's result count. */
 typedef struct timed {
     double total_ms, poses_ms;
     size_t count;
