@@ -425,10 +425,12 @@ SEPAX_API sepax_status sepax_collide_manifold_opt(const sepax_shapes *store,
                                                   sepax_manifold *out);
 
 /// Largest |velocity| component sepax_sweep takes (SEPAX_ERR_RANGE beyond), and the largest
-/// ray direction component and max_fraction: the arithmetic squares products of positions,
-/// radii and velocities, which must stay finite. Sweeps and rays of shapes (radius included)
-/// or from origins farther than this from the origin are deterministic (the same bits on
-/// every backend) but unspecified: they may miss, or hit at t = 0 shapes that never meet.
+/// ray direction component and max_fraction: with SEPAX_COORD_LIMIT, it keeps every point a
+/// sweep or ray reaches within about 2e18 of the origin, so the squared distances of its
+/// arithmetic stay finite. Rounded corners' contact times are solved in units of a power of
+/// two of each pair's own (exact), so sweeps and raycasts are accurate over the whole range,
+/// down to shapes and motions of about 1e-19, where squared distances leave the normal
+/// floats (README, "What the answers mean").
 #define SEPAX_SWEEP_LIMIT 1.0e9f
 
 /// Result of sepax_sweep for one pair.

@@ -14,7 +14,8 @@
  *      and then the contact is when those two vertices come within the radii:
  *      |d + v tau| = r, solved with the cross product form of the discriminant
  *      (|v|^2 r^2 - (d x v)^2), which keeps a bullet at 1000 units a step
- *      from cancelling itself out.
+ *      from cancelling itself out, in units of a power of two of the pair's own, so that
+ *      its fourth powers neither overflow nor underflow.
  *   3. The normal is the entry plane's, or the corner's direction at contact,
  *      or for pairs touching at the start the least penetration's.
  * The arithmetic is the kernel's (sat_kernel.c: sweep_lanes, a pair per lane;
@@ -40,6 +41,14 @@ static sepax_vec2 unit(float x, float y) {
         u.y = y / d;
     }
     return u;
+}
+
+/* 2^-e for m = f * 2^e with f in [0.5, 1) (frexp), e taken no lower than -126 so that the
+ * result stays a float (2^126 for a subnormal m; any value for m = 0, which scales to 0). */
+static float pow2_unscale(float m) {
+    int e;
+    frexpf(m, &e);
+    return ldexpf(1.0f, e < -126 ? 126 : -e);
 }
 
 typedef struct slab {
@@ -123,17 +132,24 @@ static sepax_sweep_hit pair_sweep(const sepax_shape_view *a, const sepax_shape_v
 
     sepax_sweep_hit h = {1, 0.0f, {0.0f, 0.0f}};
     if (radii > 0.0f && su > radii) { /* a rounded corner: when the two vertices meet */
-        float vv = vx * vx + vy * vy;
-        float dv = bdx * vx + bdy * vy;
-        float cr = bdx * vy - bdy * vx;
-        float disc = vv * (radii * radii) - cr * cr;
+        /* in units where the largest of |v|, |d| and the radii is in [0.5, 1): scaling by a
+         * power of two is exact, and tau is a ratio of like powers, so its bits are those
+         * of the unscaled arithmetic wherever that neither under- nor overflows, and the
+         * fourth powers below stay finite and normal for any pair of shapes in range */
+        float g = pow2_unscale(
+            fmaxf(fmaxf(fabsf(vx), fabsf(vy)), fmaxf(fmaxf(fabsf(bdx), fabsf(bdy)), radii)));
+        float gvx = vx * g, gvy = vy * g, gdx = bdx * g, gdy = bdy * g, gr = radii * g;
+        float vv = gvx * gvx + gvy * gvy;
+        float dv = gdx * gvx + gdy * gvy;
+        float cr = gdx * gvy - gdy * gvx;
+        float disc = vv * (gr * gr) - cr * cr;
         float tau = ((0.0f - dv) - sqrtf(disc)) / vv;
         tau = tau > 0.0f ? tau : 0.0f; /* NaN (no root) too */
         float t = t_c + tau;
         if (!ok || disc < 0.0f || !(dv < 0.0f) || !(vv > 0.0f) || t > tmax || t > sl.t_out)
             return miss;
         h.t = t;
-        float cx = bdx + vx * tau, cy = bdy + vy * tau;
+        float cx = gdx + gvx * tau, cy = gdy + gvy * tau; /* the direction, in the same units */
         h.normal = unit(cx, cy);
     } else {
         if (!ok) return miss;

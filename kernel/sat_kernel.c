@@ -298,6 +298,19 @@ static ALWAYS_INLINE void unit_lanes(lf dx, lf dy, lf d2, lf *ux, lf *uy) {
     *uy = lf_sel_gt(d2, zero, lf_div(dy, d), zero);
 }
 
+/* Each lane's 2^-e for m = f * 2^e with f in [0.5, 1), e no lower than -126 (reference_sweep.c's
+ * pow2_unscale), made from m's exponent field E as the float of exponent field 253 - E. For m
+ * from 0 up to 2^126 (a pair's lengths stay below 1e19, about 2^63); lanes a NaN reaches get
+ * some value, and their results are dropped as misses, in the reference too. Lane by lane in
+ * scalar code: it runs once a step of the curved sweeps, beside hundreds of lane operations. */
+static ALWAYS_INLINE lf pow2_unscale_lanes(lf m) {
+    _Alignas(64) float f[LANES];
+    lf_store(m, f);
+    for (int k = 0; k < LANES; k++)
+        f[k] = bits_float((253u - (float_bits(f[k]) >> 23 & 0xffu)) << 23);
+    return lf_load(f, f + 8);
+}
+
 /* One shape per lane, its rows transposed: vertex (or plane) k of lane t's
  * shape in lane t of x[k] etc. Only the rows a kernel asks for are loaded. */
 typedef struct lane_rows {
@@ -706,17 +719,25 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     lf su = lf_sub(lo, hi);
     /* in a rounded corner: the closest vertices are still beyond the radii */
     lf corner = lf_sel_gt(radii, zero, lf_sel_gt(su, radii, one, zero), zero);
-    /* |d + v tau| = radii: tau = (-(d.v) - sqrt(|v|^2 radii^2 - (d x v)^2)) / |v|^2 */
-    lf vv = lf_add(lf_mul(vx, vx), lf_mul(vy, vy));
-    lf dv = lf_add(lf_mul(bdx, vx), lf_mul(bdy, vy));
-    lf cr = lf_sub(lf_mul(bdx, vy), lf_mul(bdy, vx));
-    lf disc = lf_sub(lf_mul(vv, lf_mul(radii, radii)), lf_mul(cr, cr));
+    /* |d + v tau| = radii: tau = (-(d.v) - sqrt(|v|^2 radii^2 - (d x v)^2)) / |v|^2, in units
+     * where the largest of |v|, |d| and the radii is in [0.5, 1) (as the reference: exact, and
+     * the fourth powers stay normal) */
+    lf big = lf_max(
+        lf_max(lf_max(vx, lf_sub(zero, vx)), lf_max(vy, lf_sub(zero, vy))),
+        lf_max(lf_max(lf_max(bdx, lf_sub(zero, bdx)), lf_max(bdy, lf_sub(zero, bdy))), radii));
+    lf g = pow2_unscale_lanes(big);
+    lf gvx = lf_mul(vx, g), gvy = lf_mul(vy, g), gdx = lf_mul(bdx, g), gdy = lf_mul(bdy, g);
+    lf gr = lf_mul(radii, g);
+    lf vv = lf_add(lf_mul(gvx, gvx), lf_mul(gvy, gvy));
+    lf dv = lf_add(lf_mul(gdx, gvx), lf_mul(gdy, gvy));
+    lf cr = lf_sub(lf_mul(gdx, gvy), lf_mul(gdy, gvx));
+    lf disc = lf_sub(lf_mul(vv, lf_mul(gr, gr)), lf_mul(cr, cr));
     lf tau = lf_max(lf_div(lf_sub(lf_sub(zero, dv), lf_sqrt(disc)), vv), zero);
     lf reach =
         lf_sel_lt(disc, zero, zero, lf_sel_lt(dv, zero, lf_sel_gt(vv, zero, ok, zero), zero));
     lf t_corner = lf_add(t_c, tau);
     reach = lf_sel_gt(t_corner, tmax, zero, lf_sel_gt(t_corner, t_out, zero, reach));
-    lf cx = lf_add(bdx, lf_mul(vx, tau)), cy = lf_add(bdy, lf_mul(vy, tau)), cux, cuy;
+    lf cx = lf_add(gdx, lf_mul(gvx, tau)), cy = lf_add(gdy, lf_mul(gvy, tau)), cux, cuy;
     unit_lanes(cx, cy, lf_add(lf_mul(cx, cx), lf_mul(cy, cy)), &cux, &cuy);
     /* not in a corner: the entry plane's normal, or at t = 0 the least penetration's */
     lf snx = lf_sel_gt(radii, zero, lf_sel_gt(su, s0, ux, n0x), n0x);

@@ -263,6 +263,66 @@ Test(sweep, still_planes_at_contact_hide_no_exit) {
     sepax_shapes_destroy(s);
 }
 
+/* A sweep is free of scale: a scene and its copy scaled by a power of two 2^k (positions,
+ * sizes, radii and displacements) touch at the same t with the same normal, bit for bit, on
+ * every backend, since every step of the arithmetic scales exactly. The rounded corners'
+ * quadratic multiplies four lengths (|v|^2 radii^2), which underflowed below about 2^-30
+ * (1e-9: pair 0 was hit at t 0.5 with normal (1, 0) at 2^-45, not 0.323 and the corner's
+ * diagonal) before it took each pair to a power of two of its own (README, "What the answers
+ * mean"). The lowest k, 2^-62, keeps the closest-vertex search's squared distances (2^-124)
+ * normal floats; at 2^-75 they are not, and this scene fails. The highest is the velocity
+ * limit's. */
+Test(sweep, scale_free_by_powers_of_two) {
+    enum { PAIRS = 10 };
+    static const int pa[PAIRS] = {0, 2, 4, 6, 1, 4, 2, 0, 7, 0};
+    static const int pb[PAIRS] = {1, 3, 5, 7, 6, 8, 5, 7, 3, 1};
+    static const float v[PAIRS][4] = {
+        /* va, vb */
+        {0, 0, 4, 4},         {0, 0, -4, 0},        {0, 0, -3, -2},
+        {0, 0, 2.5f, 2.6f},   {1, 1, -1.5f, -1.6f}, {0, 0, -3.2f, 0.3f},
+        {0, 0, -2.6f, -1.0f}, {0, 0, 3, 3},         {-0.5f, 0.25f, -4.5f, -1.6f},
+        {0, 0, 4, 0} /* passes below the square: a miss */};
+    static const int ks[] = {0, -62, -60, -50, -45, -40, -30, -20, -10, -1, 1, 10, 20, 26};
+    sepax_sweep_hit base[PAIRS];
+    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
+        if (!sepax_backend_available((sepax_backend)b)) continue;
+        cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
+        for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; kk++) {
+            float f = ldexpf(1.0f, ks[kk]);
+            sepax_shapes *s = sepax_shapes_create(16);
+            uint32_t id[WL_SCALED_SHAPES];
+            wl_scaled_scene(s, f, id);
+            sepax_pair p[PAIRS];
+            sepax_vec2 va[PAIRS], vb[PAIRS];
+            for (int i = 0; i < PAIRS; i++) {
+                p[i] = (sepax_pair){id[pa[i]], id[pb[i]]};
+                va[i] = (sepax_vec2){v[i][0] * f, v[i][1] * f};
+                vb[i] = (sepax_vec2){v[i][2] * f, v[i][3] * f};
+            }
+            sepax_sweep_hit h[PAIRS], r[PAIRS];
+            cr_assert_eq(sepax_sweep(s, p, PAIRS, va, vb, h), SEPAX_OK);
+            cr_assert_eq(sepax_ref_sweep(s, p, PAIRS, va, vb, r), SEPAX_OK);
+            cr_assert(memcmp(h, r, sizeof h) == 0, "%s, 2^%d: library and reference differ",
+                      sepax_backend_name((sepax_backend)b), ks[kk]);
+            if (b == 0 && ks[kk] == 0) {
+                memcpy(base, h, sizeof base);
+                int hits = 0;
+                for (int i = 0; i < PAIRS; i++) hits += (int)h[i].hit;
+                cr_assert(hits == PAIRS - 1, "a scene worth scaling: %d hits of %d", hits, PAIRS);
+            }
+            for (int i = 0; i < PAIRS; i++)
+                cr_assert(memcmp(&h[i], &base[i], sizeof h[i]) == 0,
+                          "%s, pair %d at 2^%d: hit %u t %.9g n (%.9g, %.9g); at 2^0: hit %u t "
+                          "%.9g n (%.9g, %.9g)",
+                          sepax_backend_name((sepax_backend)b), i, ks[kk], h[i].hit, (double)h[i].t,
+                          (double)h[i].normal.x, (double)h[i].normal.y, base[i].hit,
+                          (double)base[i].t, (double)base[i].normal.x, (double)base[i].normal.y);
+            sepax_shapes_destroy(s);
+        }
+    }
+    sepax_set_backend(SEPAX_BACKEND_AUTO);
+}
+
 Test(sweep, bad_input_writes_nothing) {
     sepax_shapes *s = sepax_shapes_create(4);
     uint32_t a = box(s, 0, 0, 1, 1), b = box(s, 2, 0, 3, 1);

@@ -1,6 +1,7 @@
 #include "workload.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,4 +345,28 @@ double wl_outside(const sepax_vec2 *v, int n, sepax_vec2 q) {
         out = d > out ? d : out;
     }
     return out;
+}
+
+void wl_scaled_scene(sepax_shapes *s, float f, uint32_t ids[WL_SCALED_SHAPES]) {
+    sepax_vec2 sq[4] = {{0, 0}, {2 * f, 0}, {2 * f, 2 * f}, {0, 2 * f}};
+    sepax_vec2 unit_sq[4] = {{0, 0}, {f, 0}, {f, f}, {0, f}};
+    sepax_vec2 tri[3] = {{-1.5f * f, -1.2f * f}, {-1.1f * f, -1.4f * f}, {-1.2f * f, -1.0f * f}};
+    sepax_status st[WL_SCALED_SHAPES] = {
+        sepax_shapes_add_polygon(s, sq, 4, &ids[0]),
+        sepax_shapes_add_circle(s, (sepax_vec2){-2 * f, -2 * f}, f, &ids[1]),
+        sepax_shapes_add_circle(s, (sepax_vec2){0, 0}, 0.5f * f, &ids[2]),
+        sepax_shapes_add_circle(s, (sepax_vec2){3 * f, 0.4f * f}, 0.25f * f, &ids[3]),
+        sepax_shapes_add_capsule(s, (sepax_vec2){-f, 0}, (sepax_vec2){f, 0}, 0.3f * f, &ids[4]),
+        sepax_shapes_add_circle(s, (sepax_vec2){2.5f * f, 1.2f * f}, 0.2f * f, &ids[5]),
+        sepax_shapes_add_rounded(s, unit_sq, 4, 0.2f * f, &ids[6]),
+        sepax_shapes_add_rounded(s, tri, 3, 0.1f * f, &ids[7]),
+        sepax_shapes_add_capsule(s, (sepax_vec2){3 * f, -f}, (sepax_vec2){3.5f * f, f}, 0.15f * f,
+                                 &ids[8]),
+    };
+    for (int i = 0; i < WL_SCALED_SHAPES; i++)
+        if (st[i] != SEPAX_OK) {
+            fprintf(stderr, "wl_scaled_scene: shape %d at scale %g: status %d\n", i, (double)f,
+                    (int)st[i]);
+            abort();
+        }
 }

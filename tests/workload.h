@@ -87,4 +87,11 @@ sepax_pair *wl_all_pairs(uint32_t shapes, size_t *n);
  * distance beyond an edge's line (0 or less when q is inside or on it). */
 double wl_outside(const sepax_vec2 *v, int n, sepax_vec2 q);
 
+/* Nine curved and sharp shapes of size about 1 near the origin (circles, capsules, rounded
+ * and sharp polygons), every position and size times f (a power of two), added to the
+ * store in a fixed order; their ids in ids[0 .. WL_SCALED_SHAPES - 1]. For the tests that
+ * sweeps and raycasts keep their bits when a whole scene is scaled by a power of two. */
+#define WL_SCALED_SHAPES 9
+void wl_scaled_scene(sepax_shapes *store, float f, uint32_t ids[WL_SCALED_SHAPES]);
+
 #endif
