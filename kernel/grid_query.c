@@ -192,22 +192,27 @@ typedef struct ray_ctx {
     sink *out;
 } ray_ctx;
 
+/* Rays cast an eighth of a piece at a time: a ray and its hit take 48 bytes, and whole pieces'
+ * worth (12 KiB) kept the query over SEPAX_SCRATCH_STACK_BYTES (README, "Stack"). */
+#define RAY_PIECE (BP_PIECE / 8)
+
 static void take_ray(const sepax_shapes *s, const uint32_t *idx, size_t m, void *ctx) {
     ray_ctx *c = ctx;
-    sepax_ray rays[BP_PIECE] = {{{0.0f, 0.0f}, {0.0f, 0.0f}, 0.0f}};
-    uint32_t ids[BP_PIECE] = {0};
-    sepax_ray_hit hits[BP_PIECE];
-    for (size_t i = 0; i < m; i++) {
-        rays[i] = *c->ray;
-        ids[i] = id_of(s, idx[i]);
-    }
-    c->k->raycast(s, rays, ids, m, hits, NULL);
-    for (size_t i = 0; i < m; i++) {
-        if (hits[i].hit && c->out->n < c->out->cap) {
-            c->out->ids[c->out->n] = ids[i];
-            c->out->hits[c->out->n] = hits[i];
+    sepax_ray rays[RAY_PIECE];
+    uint32_t ids[RAY_PIECE];
+    sepax_ray_hit hits[RAY_PIECE];
+    for (size_t i = 0; i < RAY_PIECE; i++) rays[i] = *c->ray;
+    for (size_t at = 0; at < m; at += RAY_PIECE) {
+        size_t got = m - at < RAY_PIECE ? m - at : RAY_PIECE;
+        for (size_t i = 0; i < got; i++) ids[i] = id_of(s, idx[at + i]);
+        c->k->raycast(s, rays, ids, got, hits, NULL);
+        for (size_t i = 0; i < got; i++) {
+            if (hits[i].hit && c->out->n < c->out->cap) {
+                c->out->ids[c->out->n] = ids[i];
+                c->out->hits[c->out->n] = hits[i];
+            }
+            c->out->n += hits[i].hit != 0;
         }
-        c->out->n += hits[i].hit != 0;
     }
 }
 

@@ -1160,12 +1160,15 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
  * take 11 bytes a pair of stack (sort_long: 46 KiB with 8 lanes, 48 with
  * 16), so lists no longer than SHORT_CHUNK, which are one chunk either way
  * (the frame's batches, a manifold call's pieces), sort with buffers of
- * that size (sort_short: 13 and 15 KiB). */
+ * that size (sort_short: 13 and 15 KiB), and lists of TINY_CHUNK or fewer (a broadphase
+ * query's pieces) with smaller ones still, so that those queries fit
+ * SEPAX_SCRATCH_STACK_BYTES with no scratch of their own. */
 #define CHUNK 4096
 #define SHORT_CHUNK 1024
+#define TINY_CHUNK 256
 #define CHUNK_PAD (SEPAX_PAIR_CLASSES * LANES)
-_Static_assert(CHUNK % LANES == 0 && SHORT_CHUNK % LANES == 0 && SHORT_CHUNK <= CHUNK &&
-                   CHUNK + CHUNK_PAD <= 65536,
+_Static_assert(CHUNK % LANES == 0 && SHORT_CHUNK % LANES == 0 && TINY_CHUNK % LANES == 0 &&
+                   TINY_CHUNK <= SHORT_CHUNK && SHORT_CHUNK <= CHUNK && CHUNK + CHUNK_PAD <= 65536,
                "whole steps, and a chunk's positions fit its uint16_t indices");
 /* a row of run_pairs' class tables: a power of two, at least SEPAX_CODES */
 #define CODE_STRIDE 8u
@@ -1262,6 +1265,7 @@ static ALWAYS_INLINE void sort_chunks(const sepax_shapes *st, const sepax_pair *
     }
 SORT_WITH(sort_long, CHUNK)
 SORT_WITH(sort_short, SHORT_CHUNK)
+SORT_WITH(sort_tiny, TINY_CHUNK)
 #undef SORT_WITH
 
 /* The same buffers in the call's work memory (pair_job.work): chunks of CHUNK pairs
@@ -1307,6 +1311,8 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
             table.t[k][x] = (uint8_t)(table.t[0][x] + k * SEPAX_PAIR_CLASSES);
     if (job->work)
         sort_given(st, pairs, n, run, &table, job);
+    else if (n <= TINY_CHUNK)
+        sort_tiny(st, pairs, n, run, &table, job);
     else if (n <= SHORT_CHUNK)
         sort_short(st, pairs, n, run, &table, job);
     else

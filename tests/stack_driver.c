@@ -254,11 +254,11 @@ static const call k_calls[] = {
     {"shapes_set_poses", run_set_poses},
     {"shapes_update", run_update},
     {"hull", run_hull},
-    {"broadphase queries", run_bp_queries},
 };
 
-/* What SEPAX_SCRATCH_STACK_BYTES promises: the queries given scratch, and the frame (its
- * narrowphase in the broadphase's own work memory), on a caller's scheduler too. */
+/* What SEPAX_SCRATCH_STACK_BYTES promises: the queries given scratch, the broadphase's
+ * queries (which need none), and the frame (its narrowphase in the broadphase's own work
+ * memory), on a caller's scheduler too. */
 static const call k_scratch_calls[] = {
     {"overlap scratch", run_overlap_s},
     {"overlap margin scratch", run_overlap_margin_s},
@@ -270,6 +270,7 @@ static const call k_scratch_calls[] = {
     {"raycast_range", run_raycast_range},
     {"raycast_range, rows stale", run_raycast_range_stale},
     {"overlap_one scratch", run_overlap_one_s},
+    {"broadphase queries", run_bp_queries},
     {"shapes_set_poses", run_set_poses},
     {"shapes_update", run_update},
     {"find_contacts manifold", run_frame_manifold},
