@@ -428,10 +428,10 @@ SEPAX_API sepax_status sepax_collide_manifold_opt(const sepax_shapes *store,
 /// Largest |velocity| component sepax_sweep takes (SEPAX_ERR_RANGE beyond), and the largest
 /// ray direction component and max_fraction: with SEPAX_COORD_LIMIT, it keeps every point a
 /// sweep or ray reaches within about 2e18 of the origin, so the squared distances of its
-/// arithmetic stay finite. Rounded corners' contact times are solved in units of a power of
+/// arithmetic stay finite. Rounded corners' contact times are solved in units of powers of
 /// two of each pair's own (exact), so sweeps and raycasts are accurate over the whole range,
-/// down to shapes and motions of about 1e-19, where squared distances leave the normal
-/// floats (README, "What the answers mean").
+/// down to shapes about 1e-18 across, where the closest-vertex search's squared distances
+/// leave the normal floats (README, "What the answers mean").
 #define SEPAX_SWEEP_LIMIT 1.0e9f
 
 /// Result of sepax_sweep for one pair.

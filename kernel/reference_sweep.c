@@ -14,7 +14,7 @@
  *      and then the contact is when those two vertices come within the radii:
  *      |d + v tau| = r, solved with the cross product form of the discriminant
  *      (|v|^2 r^2 - (d x v)^2), which keeps a bullet at 1000 units a step
- *      from cancelling itself out, in units of a power of two of the pair's own, so that
+ *      from cancelling itself out, in units of powers of two of the pair's own, so that
  *      its fourth powers neither overflow nor underflow.
  *   3. The normal is the entry plane's, or the corner's direction at contact,
  *      or for pairs touching at the start the least penetration's.
@@ -43,12 +43,12 @@ static sepax_vec2 unit(float x, float y) {
     return u;
 }
 
-/* 2^-e for m = f * 2^e with f in [0.5, 1) (frexp), e taken no lower than -126 so that the
- * result stays a float (2^126 for a subnormal m; any value for m = 0, which scales to 0). */
-static float pow2_unscale(float m) {
+/* The exponent e of m = f * 2^e with f in [0.5, 1) (frexp), no lower than -126: a subnormal
+ * m and 0 count as -126, as the kernel's exponent field 0 does. */
+static int pow2_exponent(float m) {
     int e;
     frexpf(m, &e);
-    return ldexpf(1.0f, e < -126 ? 126 : -e);
+    return m == 0.0f || e < -126 ? -126 : e;
 }
 
 typedef struct slab {
@@ -132,24 +132,32 @@ static sepax_sweep_hit pair_sweep(const sepax_shape_view *a, const sepax_shape_v
 
     sepax_sweep_hit h = {1, 0.0f, {0.0f, 0.0f}};
     if (radii > 0.0f && su > radii) { /* a rounded corner: when the two vertices meet */
-        /* in units where the largest of |v|, |d| and the radii is in [0.5, 1): scaling by a
-         * power of two is exact, and tau is a ratio of like powers, so its bits are those
-         * of the unscaled arithmetic wherever that neither under- nor overflows, and the
-         * fourth powers below stay finite and normal for any pair of shapes in range */
-        float g = pow2_unscale(
-            fmaxf(fmaxf(fabsf(vx), fabsf(vy)), fmaxf(fmaxf(fabsf(bdx), fabsf(bdy)), radii)));
-        float gvx = vx * g, gvy = vy * g, gdx = bdx * g, gdy = bdy * g, gr = radii * g;
+        /* The quadratic multiplies four lengths, so it is solved in units of powers of two of
+         * the pair's own: v in units where |v| is near 1, d and the radii in units near the
+         * geometric mean of |d| and the radii (the contact vector d + v tau is as long as the
+         * radii, the cross product as long as d): every product then stays finite and normal
+         * for any ratio of |d| to the radii up to about 2^120. Scaling by a power of two is
+         * exact, and tau comes back by the ratio of the two, so its bits are those of the
+         * unscaled arithmetic wherever that stayed finite and normal. */
+        int ev = pow2_exponent(fmaxf(fabsf(vx), fabsf(vy)));
+        int ed = pow2_exponent(fmaxf(fabsf(bdx), fabsf(bdy))), er = pow2_exponent(radii);
+        int em = (ed + er - ((ed + er) & 1)) / 2; /* the floor of their mean */
+        float gv = ldexpf(1.0f, -ev), gd = ldexpf(1.0f, -em);
+        /* and back from d's units to v's: by 2^(em - ev), in two halves that are floats */
+        int back = em - ev, half = (back - (back & 1)) / 2;
+        float back0 = ldexpf(1.0f, half), back1 = ldexpf(1.0f, back - half);
+        float gvx = vx * gv, gvy = vy * gv, gdx = bdx * gd, gdy = bdy * gd, gr = radii * gd;
         float vv = gvx * gvx + gvy * gvy;
         float dv = gdx * gvx + gdy * gvy;
         float cr = gdx * gvy - gdy * gvx;
         float disc = vv * (gr * gr) - cr * cr;
-        float tau = ((0.0f - dv) - sqrtf(disc)) / vv;
-        tau = tau > 0.0f ? tau : 0.0f; /* NaN (no root) too */
-        float t = t_c + tau;
+        float tau = ((0.0f - dv) - sqrtf(disc)) / vv; /* in units of gd / gv */
+        tau = tau > 0.0f ? tau : 0.0f;                /* NaN (no root) too */
+        float t = t_c + tau * back0 * back1;
         if (!ok || disc < 0.0f || !(dv < 0.0f) || !(vv > 0.0f) || t > tmax || t > sl.t_out)
             return miss;
         h.t = t;
-        float cx = gdx + gvx * tau, cy = gdy + gvy * tau; /* the direction, in the same units */
+        float cx = gdx + gvx * tau, cy = gdy + gvy * tau; /* the direction, in d's units */
         h.normal = unit(cx, cy);
     } else {
         if (!ok) return miss;

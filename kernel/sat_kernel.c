@@ -298,17 +298,35 @@ static ALWAYS_INLINE void unit_lanes(lf dx, lf dy, lf d2, lf *ux, lf *uy) {
     *uy = lf_sel_gt(d2, zero, lf_div(dy, d), zero);
 }
 
-/* Each lane's 2^-e for m = f * 2^e with f in [0.5, 1), e no lower than -126 (reference_sweep.c's
- * pow2_unscale), made from m's exponent field E as the float of exponent field 253 - E. For m
- * from 0 up to 2^126 (a pair's lengths stay below 1e19, about 2^63); lanes a NaN reaches get
- * some value, and their results are dropped as misses, in the reference too. Lane by lane in
- * scalar code: it runs once a step of the curved sweeps, beside hundreds of lane operations. */
-static ALWAYS_INLINE lf pow2_unscale_lanes(lf m) {
-    _Alignas(64) float f[LANES];
-    lf_store(m, f);
-    for (int k = 0; k < LANES; k++)
-        f[k] = bits_float((253u - (float_bits(f[k]) >> 23 & 0xffu)) << 23);
-    return lf_load(f, f + 8);
+/* The powers of two of reference_sweep.c's rounded corners, per lane, from the exponent
+ * fields E of |v|, |d| and the radii (the largest component of each): gv = 2^-ev and
+ * gd = 2^-em (em the floor of the mean of ed and er), and 2^(em - ev) in two halves, back0
+ * and back1, where e = E - 126 is frexp's exponent (field 0, a subnormal or 0, counting as
+ * -126, as there). A float of exponent field F is F << 23. Lanes a NaN reaches get some value,
+ * and their results are dropped as misses, in the reference too. Lane by lane in scalar code:
+ * it runs once a step of the curved sweeps, beside hundreds of lane operations. */
+typedef struct corner_units {
+    lf gv, gd, back0, back1;
+} corner_units;
+
+static ALWAYS_INLINE corner_units corner_units_of(lf v, lf d, lf r) {
+    _Alignas(64) float fv[LANES], fd[LANES], fr[LANES], f[4][LANES];
+    lf_store(v, fv);
+    lf_store(d, fd);
+    lf_store(r, fr);
+    for (int k = 0; k < LANES; k++) {
+        int ev = (int)(float_bits(fv[k]) >> 23 & 0xffu),
+            ed = (int)(float_bits(fd[k]) >> 23 & 0xffu);
+        int em = (ed + (int)(float_bits(fr[k]) >> 23 & 0xffu)) >> 1; /* fields: never negative */
+        int back = em - ev, half = (back - (back & 1)) / 2;
+        f[0][k] = bits_float((uint32_t)(253 - ev) << 23);
+        f[1][k] = bits_float((uint32_t)(253 - em) << 23);
+        f[2][k] = bits_float((uint32_t)(127 + half) << 23);
+        f[3][k] = bits_float((uint32_t)(127 + back - half) << 23);
+    }
+    corner_units u = {lf_load(f[0], f[0] + 8), lf_load(f[1], f[1] + 8), lf_load(f[2], f[2] + 8),
+                      lf_load(f[3], f[3] + 8)};
+    return u;
 }
 
 /* One shape per lane, its rows transposed: vertex (or plane) k of lane t's
@@ -719,15 +737,13 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     lf su = lf_sub(lo, hi);
     /* in a rounded corner: the closest vertices are still beyond the radii */
     lf corner = lf_sel_gt(radii, zero, lf_sel_gt(su, radii, one, zero), zero);
-    /* |d + v tau| = radii: tau = (-(d.v) - sqrt(|v|^2 radii^2 - (d x v)^2)) / |v|^2, in units
-     * where the largest of |v|, |d| and the radii is in [0.5, 1) (as the reference: exact, and
-     * the fourth powers stay normal) */
-    lf big = lf_max(
+    /* |d + v tau| = radii: tau = (-(d.v) - sqrt(|v|^2 radii^2 - (d x v)^2)) / |v|^2, with v and
+     * with d and the radii each in units of a power of two of their own (reference_sweep.c) */
+    corner_units cu = corner_units_of(
         lf_max(lf_max(vx, lf_sub(zero, vx)), lf_max(vy, lf_sub(zero, vy))),
-        lf_max(lf_max(lf_max(bdx, lf_sub(zero, bdx)), lf_max(bdy, lf_sub(zero, bdy))), radii));
-    lf g = pow2_unscale_lanes(big);
-    lf gvx = lf_mul(vx, g), gvy = lf_mul(vy, g), gdx = lf_mul(bdx, g), gdy = lf_mul(bdy, g);
-    lf gr = lf_mul(radii, g);
+        lf_max(lf_max(bdx, lf_sub(zero, bdx)), lf_max(bdy, lf_sub(zero, bdy))), radii);
+    lf gvx = lf_mul(vx, cu.gv), gvy = lf_mul(vy, cu.gv);
+    lf gdx = lf_mul(bdx, cu.gd), gdy = lf_mul(bdy, cu.gd), gr = lf_mul(radii, cu.gd);
     lf vv = lf_add(lf_mul(gvx, gvx), lf_mul(gvy, gvy));
     lf dv = lf_add(lf_mul(gdx, gvx), lf_mul(gdy, gvy));
     lf cr = lf_sub(lf_mul(gdx, gvy), lf_mul(gdy, gvx));
@@ -735,7 +751,7 @@ static ALWAYS_INLINE lf sweep_lanes(const lane_rows *a, int na, const lane_rows 
     lf tau = lf_max(lf_div(lf_sub(lf_sub(zero, dv), lf_sqrt(disc)), vv), zero);
     lf reach =
         lf_sel_lt(disc, zero, zero, lf_sel_lt(dv, zero, lf_sel_gt(vv, zero, ok, zero), zero));
-    lf t_corner = lf_add(t_c, tau);
+    lf t_corner = lf_add(t_c, lf_mul(lf_mul(tau, cu.back0), cu.back1)); /* tau in v's units */
     reach = lf_sel_gt(t_corner, tmax, zero, lf_sel_gt(t_corner, t_out, zero, reach));
     lf cx = lf_add(gdx, lf_mul(gvx, tau)), cy = lf_add(gdy, lf_mul(gvy, tau)), cux, cuy;
     unit_lanes(cx, cy, lf_add(lf_mul(cx, cx), lf_mul(cy, cy)), &cux, &cuy);

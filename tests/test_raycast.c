@@ -18,6 +18,8 @@
 #include "workload.h"
 
 #define SAMPLES 4000
+/* the lowest scale the flush-to-zero runs of scale_free_by_powers_of_two take */
+#define FTZ_LOWEST (-60)
 
 static double ray_gap(const exact_shape *shape, const sepax_ray *r, double t) {
     exact_shape p = {1, {r->origin.x + t * r->direction.x}, {r->origin.y + t * r->direction.y}, 0};
@@ -261,75 +263,87 @@ Test(raycast, laser_through_a_row) {
 /* A raycast is free of scale: a scene scaled by 2^k and its rays (origins by 2^k, directions
  * by 2^(k - j), max fractions by 2^j, keeping the directions within SEPAX_SWEEP_LIMIT) hit at
  * 2^j times the fraction, at 2^k times the point, with the same normal, bit for bit, on every
- * backend, one shape at a time and along a range. The rounded corners' quadratic squared
- * products of four lengths, which underflowed below about 1e-9 and overflowed above about
- * 1e9 (at 2^40 ray 3 was called touching its circle at t = 0, not 0.49) before each pair
- * was taken to a power of two of its own (README, "What the answers mean"). From 2^-62, as
- * the sweep's test, to 2^55, where the shapes reach 1.3e17 and the origins 1.4e17. */
+ * backend, one shape at a time and along a range, and so under a caller's flush-to-zero mode
+ * (x86). The rounded corners' quadratic squared products of four lengths, which underflowed
+ * below about 1e-9 and overflowed above about 1e9 (at 2^40 ray 3 was called touching its
+ * circle at t = 0, not 0.49) before the direction, and the distance with the radii, were
+ * taken to powers of two of their own (README, "What the answers mean"). From 2^-62, as the
+ * sweep's test, to 2^55, where the shapes reach 1.3e17 and the origins 1.4e17; j down to -88,
+ * rays 2^26 times as long as the scene is wide. */
 Test(raycast, scale_free_by_powers_of_two) {
     enum { N = WL_SCALED_SHAPES, ORIGINS = 3, RAYS = N * ORIGINS };
     static const float centre[N][2] = {{1, 1},       {-2, -2},        {0, 0},
                                        {3, 0.4f},    {0, 0},          {2.5f, 1.2f},
                                        {0.5f, 0.5f}, {-1.27f, -1.2f}, {3.25f, 0}};
     static const float from[ORIGINS][2] = {{-3, 0.3f}, {4, 3.5f}, {0.5f, -3}};
-    static const int ks[] = {0, -62, -60, -50, -45, -40, -30, -20, -10, -1, 1, 10, 20, 26, 40, 55};
+    static const int kj[][2] = {{0, 0},     {-62, 0},   {-60, 0},  {-50, 0}, {-45, 0}, {-40, 0},
+                                {-30, 0},   {-20, 0},   {-10, 0},  {-1, 0},  {1, 0},   {10, 0},
+                                {20, 0},    {26, 0},    {40, 14},  {55, 29}, {0, -20}, {-20, -40},
+                                {-45, -70}, {-60, -85}, {-62, -88}};
     sepax_ray_hit base[RAYS];
-    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
-        if (!sepax_backend_available((sepax_backend)b)) continue;
-        cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
-        for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; kk++) {
-            int k = ks[kk], j = k > 26 ? k - 26 : 0;
-            float f = ldexpf(1.0f, k), fd = ldexpf(1.0f, k - j);
-            const char *name = sepax_backend_name((sepax_backend)b);
-            sepax_shapes *s = sepax_shapes_create(16);
-            uint32_t id[N], ids[RAYS];
-            wl_scaled_scene(s, f, id);
-            sepax_ray rays[RAYS];
-            for (int i = 0; i < N; i++)
-                for (int o = 0; o < ORIGINS; o++) {
-                    /* at the shape's middle, the third origin's rays aimed off to one side */
-                    float off = o == 2 ? 0.9f : 0.05f;
-                    float dx = (centre[i][0] - from[o][0]) * 1.2f + off;
-                    float dy = (centre[i][1] - from[o][1]) * 1.2f - 0.03f;
-                    rays[i * ORIGINS + o] = (sepax_ray){
-                        {from[o][0] * f, from[o][1] * f}, {dx * fd, dy * fd}, ldexpf(1.0f, j)};
-                    ids[i * ORIGINS + o] = id[i];
+    for (int ftz = 0; ftz < 2; ftz++) {
+        if (ftz && !wl_flush_denormals(1)) continue;
+        for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
+            if (!sepax_backend_available((sepax_backend)b)) continue;
+            cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
+            for (size_t c = 0; c < sizeof kj / sizeof kj[0]; c++) {
+                int k = kj[c][0], j = kj[c][1];
+                if (ftz && k < FTZ_LOWEST) continue; /* the closest-vertex search's squares flush */
+                float f = ldexpf(1.0f, k), fd = ldexpf(1.0f, k - j);
+                const char *name = sepax_backend_name((sepax_backend)b);
+                sepax_shapes *s = sepax_shapes_create(16);
+                uint32_t id[N], ids[RAYS];
+                wl_scaled_scene(s, f, id);
+                sepax_ray rays[RAYS];
+                for (int i = 0; i < N; i++)
+                    for (int o = 0; o < ORIGINS; o++) {
+                        /* at the shape's middle, the third origin's rays aimed off to one side */
+                        float off = o == 2 ? 0.9f : 0.05f;
+                        float dx = (centre[i][0] - from[o][0]) * 1.2f + off;
+                        float dy = (centre[i][1] - from[o][1]) * 1.2f - 0.03f;
+                        rays[i * ORIGINS + o] = (sepax_ray){
+                            {from[o][0] * f, from[o][1] * f}, {dx * fd, dy * fd}, ldexpf(1.0f, j)};
+                        ids[i * ORIGINS + o] = id[i];
+                    }
+                sepax_ray_hit h[RAYS], r[RAYS], range[N];
+                cr_assert_eq(sepax_raycast(s, rays, ids, RAYS, h), SEPAX_OK);
+                cr_assert_eq(sepax_ref_raycast(s, rays, ids, RAYS, r), SEPAX_OK);
+                cr_assert(memcmp(h, r, sizeof h) == 0,
+                          "%s%s, 2^%d, 2^%d: library and reference differ", name,
+                          ftz ? " (FTZ)" : "", k, j);
+                if (!ftz && b == 0 && c == 0) {
+                    memcpy(base, h, sizeof base);
+                    int hits = 0;
+                    for (int i = 0; i < RAYS; i++) hits += (int)h[i].hit;
+                    cr_assert(hits >= RAYS - 9 && hits < RAYS,
+                              "a scene worth scaling: %d hits of %d", hits, RAYS);
                 }
-            sepax_ray_hit h[RAYS], r[RAYS], range[N];
-            cr_assert_eq(sepax_raycast(s, rays, ids, RAYS, h), SEPAX_OK);
-            cr_assert_eq(sepax_ref_raycast(s, rays, ids, RAYS, r), SEPAX_OK);
-            cr_assert(memcmp(h, r, sizeof h) == 0, "%s, 2^%d: library and reference differ", name,
-                      k);
-            if (b == 0 && k == 0) {
-                memcpy(base, h, sizeof base);
-                int hits = 0;
-                for (int i = 0; i < RAYS; i++) hits += (int)h[i].hit;
-                cr_assert(hits >= RAYS - 9 && hits < RAYS, "a scene worth scaling: %d hits of %d",
-                          hits, RAYS);
+                for (int i = 0; i < RAYS; i++) {
+                    sepax_ray_hit want = base[i];
+                    want.fraction = ldexpf(want.fraction, j);
+                    want.point = (sepax_vec2){want.point.x * f, want.point.y * f};
+                    cr_assert(memcmp(&h[i], &want, sizeof want) == 0,
+                              "%s%s, ray %d at 2^%d, 2^%d: hit %u t %a n (%.9g, %.9g); want hit %u "
+                              "t %a n (%.9g, %.9g)",
+                              name, ftz ? " (FTZ)" : "", i, k, j, h[i].hit, (double)h[i].fraction,
+                              (double)h[i].normal.x, (double)h[i].normal.y, want.hit,
+                              (double)want.fraction, (double)want.normal.x, (double)want.normal.y);
+                }
+                for (int q = 0; q < RAYS; q++) { /* the shapes were added at indices 0 .. N-1 */
+                    sepax_ray same[N];
+                    sepax_ray_hit each[N];
+                    for (int i = 0; i < N; i++) same[i] = rays[q];
+                    cr_assert_eq(sepax_raycast(s, same, id, N, each), SEPAX_OK);
+                    cr_assert_eq(sepax_raycast_range(s, &rays[q], 0, N, range), SEPAX_OK);
+                    cr_assert(memcmp(range, each, sizeof range) == 0,
+                              "%s%s, 2^%d, 2^%d: ray %d along the range differs", name,
+                              ftz ? " (FTZ)" : "", k, j, q);
+                }
+                sepax_shapes_destroy(s);
             }
-            for (int i = 0; i < RAYS; i++) {
-                sepax_ray_hit want = base[i];
-                want.fraction = ldexpf(want.fraction, j);
-                want.point = (sepax_vec2){want.point.x * f, want.point.y * f};
-                cr_assert(memcmp(&h[i], &want, sizeof want) == 0,
-                          "%s, ray %d at 2^%d: hit %u t %.9g n (%.9g, %.9g); at 2^0: hit %u t "
-                          "%.9g n (%.9g, %.9g)",
-                          name, i, k, h[i].hit, (double)h[i].fraction, (double)h[i].normal.x,
-                          (double)h[i].normal.y, base[i].hit, (double)base[i].fraction,
-                          (double)base[i].normal.x, (double)base[i].normal.y);
-            }
-            for (int q = 0; q < RAYS; q++) { /* the shapes were added at indices 0 .. N-1 */
-                sepax_ray same[N];
-                sepax_ray_hit each[N];
-                for (int i = 0; i < N; i++) same[i] = rays[q];
-                cr_assert_eq(sepax_raycast(s, same, id, N, each), SEPAX_OK);
-                cr_assert_eq(sepax_raycast_range(s, &rays[q], 0, N, range), SEPAX_OK);
-                cr_assert(memcmp(range, each, sizeof range) == 0,
-                          "%s, 2^%d: ray %d along the range differs", name, k, q);
-            }
-            sepax_shapes_destroy(s);
         }
     }
+    wl_flush_denormals(0);
     sepax_set_backend(SEPAX_BACKEND_AUTO);
 }
 

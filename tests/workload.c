@@ -1,5 +1,9 @@
 #include "workload.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,4 +373,15 @@ void wl_scaled_scene(sepax_shapes *s, float f, uint32_t ids[WL_SCALED_SHAPES]) {
                     (int)st[i]);
             abort();
         }
+}
+
+int wl_flush_denormals(int on) {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned csr = _mm_getcsr() & ~0x8040u; /* FTZ (bit 15) and DAZ (bit 6) */
+    _mm_setcsr(on ? csr | 0x8040u : csr);
+    return 1;
+#else
+    (void)on;
+    return 0;
+#endif
 }

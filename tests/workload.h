@@ -94,4 +94,8 @@ double wl_outside(const sepax_vec2 *v, int n, sepax_vec2 q);
 #define WL_SCALED_SHAPES 9
 void wl_scaled_scene(sepax_shapes *store, float f, uint32_t ids[WL_SCALED_SHAPES]);
 
+/* Sets (on != 0) or clears the CPU's flush-to-zero and denormals-are-zero modes for this
+ * thread; returns 1 where the tests can set them (x86 SSE), else 0 and changes nothing. */
+int wl_flush_denormals(int on);
+
 #endif
