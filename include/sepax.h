@@ -80,7 +80,10 @@ typedef enum sepax_status {
     SEPAX_ERR_DUPLICATE = -19,  ///< an index given twice where each must appear once
     /// world data a query needs is out of date: a frame's SEPAX_UPDATE_LAZY wrote only the
     /// records of its pairs (sepax_shapes_update brings every shape up to date)
-    SEPAX_ERR_STALE_WORLD = -20
+    SEPAX_ERR_STALE_WORLD = -20,
+    /// a broadphase query or sepax_broadphase_order with no grid to read: none was built, or
+    /// the last sepax_broadphase_build or sepax_find_contacts failed before its grid was whole
+    SEPAX_ERR_NO_GRID = -21
 } sepax_status;
 
 /// Shape ids: the low SEPAX_ID_INDEX_BITS bits are the shape's index (its position in the
@@ -673,9 +676,9 @@ SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,
 /// then cell; then the large ones) into order[0 .. count-1]: the argument sepax_shapes_reorder
 /// takes to put the store in spatial order. count must be sepax_shapes_count(store) and the
 /// grid built from this store with no shape added, removed or moved since. Errors, with
-/// nothing written: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (count is not the
-/// store's or the grid's, or no grid was built), SEPAX_ERR_STALE_ID (a grid id no longer
-/// current).
+/// nothing written: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED, SEPAX_ERR_NO_GRID (no grid was built,
+/// or the last build failed), SEPAX_ERR_COUNT (count is not the store's or the grid's),
+/// SEPAX_ERR_STALE_ID (a grid id no longer current).
 SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shapes *store,
                                               uint32_t *order, uint32_t count);
 
@@ -683,7 +686,10 @@ SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const 
 /// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY with the first
 /// `capacity` of them written.
 /// The grid must have been built from this store, unchanged since (else results are stale
-/// but memory-safe). Errors: SEPAX_ERR_NULL, NONFINITE / RANGE (box), SEPAX_ERR_MISALIGNED.
+/// but memory-safe). Errors: SEPAX_ERR_NULL, NONFINITE / RANGE (box), SEPAX_ERR_MISALIGNED,
+/// then SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build or frame failed,
+/// which leaves none: a query then finds nothing rather than an empty answer); on an error
+/// nothing is written, *count included. The same for the two queries below.
 SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
                                                    const sepax_shapes *store, sepax_aabb box,
                                                    uint32_t *ids, size_t capacity, size_t *count);

@@ -114,8 +114,9 @@ sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp, const sepax
     if (!box_in_range(box)) return SEPAX_ERR_RANGE;
     const sepax_kernel *k;
     if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
+    if (!bp->built) return SEPAX_ERR_NO_GRID;
     sink out = {ids, NULL, capacity, 0};
-    if (bp->built && box.lower.x <= box.upper.x && box.lower.y <= box.upper.y) {
+    if (box.lower.x <= box.upper.x && box.lower.y <= box.upper.y) {
         box_ctx c = {box, &out};
         sepax_box_probe probe = {box.lower.x, box.lower.y, box.upper.x, box.upper.y, 0, 0, 0, 0};
         scan_cells(bp, store, k, &probe, take_box, &c);
@@ -160,8 +161,9 @@ sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp, const sepa
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
+    if (!bp->built) return SEPAX_ERR_NO_GRID;
     sink out = {ids, NULL, capacity, 0};
-    if (bp->built) {
+    {
         uint32_t i = sepax_id_index(probe);
         const sepax_aabb_block *b = &store->aabb[i / SEPAX_BLOCK_LANES];
         unsigned l = i % SEPAX_BLOCK_LANES;
@@ -268,8 +270,8 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
+    if (!bp->built) return SEPAX_ERR_NO_GRID;
     sink out = {ids, hits, capacity, 0};
-    if (!bp->built) return finish(&out, count);
     ray_ctx c = {k, ray, &out};
     double cell = bp->cell, t0 = 0.0, t1 = ray->max_fraction;
     /* every small box lies within a cell past the last lower corner's cell */
@@ -310,7 +312,8 @@ sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shap
                                     uint32_t *order, uint32_t count) {
     if (!bp || !store || (!order && count > 0)) return SEPAX_ERR_NULL;
     if ((uintptr_t)order % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
-    if (!bp->built || count != store->count || count != bp->n) return SEPAX_ERR_COUNT;
+    if (!bp->built) return SEPAX_ERR_NO_GRID;
+    if (count != store->count || count != bp->n) return SEPAX_ERR_COUNT;
     /* every id current: the grid holds each index below count exactly once */
     for (uint32_t p = 0; p < count; p++) {
         sepax_status st = sepax_check_id(store, bp->sid[p]);

@@ -33,6 +33,9 @@ const char *sepax_status_str(sepax_status status) {
     case SEPAX_ERR_STALE_WORLD:
         return "SEPAX_ERR_STALE_WORLD: world data out of date after a lazy frame (call "
                "sepax_shapes_update)";
+    case SEPAX_ERR_NO_GRID:
+        return "SEPAX_ERR_NO_GRID: no broadphase grid to query (none built, or the last build "
+               "failed)";
     }
     return "unknown sepax_status";
 }

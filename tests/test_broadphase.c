@@ -1149,7 +1149,8 @@ Test(broadphase, contract) {
     sepax_shapes_destroy(s);
 }
 
-/* An empty store and an unbuilt grid. */
+/* An unbuilt grid is no grid: its queries refuse (SEPAX_ERR_NO_GRID), writing nothing; an
+ * empty store's grid is one, with nothing in it. */
 Test(broadphase, empty) {
     sepax_shapes *s = sepax_shapes_create(0);
     sepax_broadphase_config cfg = {2, NULL, NULL, 1};
@@ -1157,11 +1158,14 @@ Test(broadphase, empty) {
     uint32_t ids[4];
     size_t count = 7;
     sepax_aabb box = {{0, 0}, {1, 1}};
-    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, 4, &count), SEPAX_OK);
-    cr_assert_eq(count, 0);
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, 4, &count), SEPAX_ERR_NO_GRID);
+    cr_assert_eq(count, 7, "count written by a refused query");
     sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
     sepax_contacts out = {NULL, NULL, NULL, 0};
     cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
+    cr_assert_eq(count, 0);
+    count = 7;
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, 4, &count), SEPAX_OK);
     cr_assert_eq(count, 0);
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
@@ -1219,6 +1223,52 @@ Test(broadphase, out_of_memory) {
     cr_assert(succeeded, "no budget under 200 allocations was enough");
     free_set(&want);
     sepax_broadphase_destroy(ref);
+    sepax_shapes_destroy(s);
+}
+
+/* A build that fails leaves no grid, and the queries say so (SEPAX_ERR_NO_GRID, nothing
+ * written) instead of answering from nothing: a review found them returning SEPAX_OK with no
+ * results for a store of 1,100 shapes after the grid's growth ran out of memory. Once memory
+ * is back, a build answers again. */
+Test(broadphase, failed_build_leaves_no_grid) {
+    sepax_shapes *s = make_store(100, 73, 8);
+    budget b = {1000};
+    sepax_allocator mem = {budget_alloc, budget_free, &b};
+    sepax_broadphase_config cfg = {1, NULL, &mem, 1};
+    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+    cr_assert(bp);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    uint32_t ids[4096];
+    sepax_ray_hit hits[4096];
+    size_t count = 0;
+    sepax_aabb box = {{-1e17f, -1e17f}, {1e17f, 1e17f}}; /* every shape */
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, 4096, &count), SEPAX_OK);
+    cr_assert_eq(count, sepax_shapes_count(s));
+    sepax_shapes *big = make_store(3000, 74, 8); /* the grid must grow for it */
+    b.left = 0;
+    cr_assert_eq(sepax_broadphase_build(bp, big, 0.0f), SEPAX_ERR_NOMEM);
+    memset(ids, 0xA5, sizeof ids);
+    count = 99;
+    sepax_ray ray = {{-1e5f, 0.5f}, {2e5f, 0.0f}, 1.0f};
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, big, box, ids, 4096, &count), SEPAX_ERR_NO_GRID);
+    cr_assert_eq(sepax_broadphase_query_shape(bp, big, 0, 0.0f, ids, 4096, &count),
+                 SEPAX_ERR_NO_GRID);
+    cr_assert_eq(sepax_broadphase_query_ray(bp, big, &ray, ids, hits, 4096, &count),
+                 SEPAX_ERR_NO_GRID);
+    uint32_t nbig = sepax_shapes_count(big), *order = malloc(nbig * sizeof *order);
+    cr_assert(order && nbig <= 4096);
+    cr_assert_eq(sepax_broadphase_order(bp, big, order, nbig), SEPAX_ERR_NO_GRID);
+    cr_assert_eq(count, 99, "count written by a refused query");
+    for (size_t i = 0; i < sizeof ids; i++)
+        cr_assert_eq(((uint8_t *)ids)[i], 0xA5, "ids written by a refused query");
+    b.left = 1000;
+    cr_assert_eq(sepax_broadphase_build(bp, big, 0.0f), SEPAX_OK);
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, big, box, ids, 4096, &count), SEPAX_OK);
+    cr_assert_eq(count, sepax_shapes_count(big));
+    cr_assert_eq(sepax_broadphase_order(bp, big, order, nbig), SEPAX_OK);
+    free(order);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(big);
     sepax_shapes_destroy(s);
 }
 

@@ -2,7 +2,7 @@
  * status, and on every refusal the store unchanged (count, ids, local shapes,
  * poses, world views, bounding boxes), output buffers pre-filled with a marker
  * byte untouched and *out_id untouched. One test per row of the table in
- * docs/CONTRACT_TABLE.md (the test name is its last column). */
+ * README.md ("Bad input: the contract") (the test name is its last column). */
 #define _DEFAULT_SOURCE /* mmap / MAP_ANONYMOUS for the guard pages */
 #include <criterion/criterion.h>
 #include <float.h>
@@ -1305,7 +1305,7 @@ Test(contract, bad_backend) {
 /* ---- which check wins --------------------------------------------------- */
 
 /* With several things wrong, the first failing check decides, in the order
- * docs/CONTRACT_TABLE.md gives. (The SEPAX_OK lines: nothing to do, so
+ * README.md ("Bad input: the contract") gives. (The SEPAX_OK lines: nothing to do, so
  * nothing is checked further and nothing is written.) */
 Test(contract, order) {
     sepax_query_options nan_margin = {.margin = NAN};
@@ -1366,13 +1366,13 @@ Test(contract, order) {
 
 /* Every status has its own message, naming it; a value outside the enum says so. */
 Test(contract, status_strings) {
-    for (int a = SEPAX_ERR_STALE_WORLD; a <= SEPAX_OK; a++) {
+    for (int a = SEPAX_ERR_NO_GRID; a <= SEPAX_OK; a++) {
         const char *sa = sepax_status_str((sepax_status)a);
         cr_assert(strncmp(sa, "SEPAX_", 6) == 0, "status %d: %s", a, sa);
         for (int b = a + 1; b <= SEPAX_OK; b++)
             cr_assert(strcmp(sa, sepax_status_str((sepax_status)b)) != 0, "%d and %d", a, b);
     }
-    cr_assert_str_eq(sepax_status_str((sepax_status)(SEPAX_ERR_STALE_WORLD - 1)),
+    cr_assert_str_eq(sepax_status_str((sepax_status)(SEPAX_ERR_NO_GRID - 1)),
                      "unknown sepax_status");
     cr_assert_str_eq(sepax_status_str((sepax_status)1), "unknown sepax_status");
 }

@@ -406,7 +406,7 @@ Test(reorder, grid_order_puts_the_store_in_grid_order) {
     cr_assert_eq(sepax_shapes_reorder(s, order, n, NULL), SEPAX_OK);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
     cr_assert(bp);
-    cr_expect_eq(sepax_broadphase_order(bp, s, order, n), SEPAX_ERR_COUNT, "no grid yet");
+    cr_expect_eq(sepax_broadphase_order(bp, s, order, n), SEPAX_ERR_NO_GRID, "no grid yet");
     size_t before_n, after_n;
     sepax_pair *before = frame(bp, s, &before_n);
     cr_assert_gt(before_n, n / 4, "a frame with contacts");
