@@ -89,8 +89,9 @@ typedef enum sepax_status {
 /// Shape ids: the low SEPAX_ID_INDEX_BITS bits are the shape's index (its position in the
 /// store, 0 .. count-1), the high bits a generation that changes whenever the shape at that
 /// index is removed or replaced, so an id kept past sepax_shapes_remove is refused
-/// (SEPAX_ERR_STALE_ID) instead of naming another shape. A store that never removes has
-/// id == index.
+/// (SEPAX_ERR_STALE_ID) instead of naming another shape, until that index has been reused 256
+/// times (each removal reuses the last index too: README, "Removing shapes and ids"). A store
+/// that never removes or reorders has id == index.
 #define SEPAX_ID_INDEX_BITS 24
 /// Mask of the index bits of an id.
 #define SEPAX_ID_INDEX_MASK 0x00ffffffu
@@ -459,8 +460,9 @@ SEPAX_API sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *
                                    const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
                                    sepax_sweep_hit *out);
 
-/// sepax_sweep with options (NULL: the defaults), for their scratch: a margin other than 0 is
-/// SEPAX_ERR_BAD_OPTION (a sweep takes none), and nothing is written.
+/// sepax_sweep with options (NULL: the defaults), for their scratch: a finite margin other than
+/// 0 is SEPAX_ERR_BAD_OPTION (a sweep takes none; a NaN or infinite one SEPAX_ERR_NONFINITE,
+/// one beyond SEPAX_COORD_LIMIT SEPAX_ERR_RANGE, as for every query), and nothing is written.
 SEPAX_API sepax_status sepax_sweep_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                        const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
                                        const sepax_query_options *options, sepax_sweep_hit *out);
@@ -493,8 +495,9 @@ typedef struct sepax_ray_hit {
 SEPAX_API sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays,
                                      const uint32_t *shapes, size_t n, sepax_ray_hit *out);
 
-/// sepax_raycast with options (NULL: the defaults), for their scratch: a margin other than 0
-/// is SEPAX_ERR_BAD_OPTION (a ray takes none), and nothing is written.
+/// sepax_raycast with options (NULL: the defaults), for their scratch: a finite margin other
+/// than 0 is SEPAX_ERR_BAD_OPTION (a ray takes none; non-finite or beyond the limit as for
+/// sepax_sweep_opt), and nothing is written.
 SEPAX_API sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
                                          const uint32_t *shapes, size_t n,
                                          const sepax_query_options *options, sepax_ray_hit *out);

@@ -203,7 +203,8 @@ sepax_allocator sepax_libc_allocator(void);
  *   backend of one block a step, since the store may be queried after a backend switch.
  * - sepax_block_refresh rewrites a changed block and both neighbours from the records
  *   (which hold every row), whatever the backend, so no step reads a row an update
- *   skipped when the block's counts were smaller. */
+ *   skipped when the block's counts were smaller; while rows_stale is set no step reads
+ *   the rows at all, and it leaves them to the whole update that clears the flag. */
 #define SEPAX_STEP_BLOCKS_MAX 2 /* the most blocks a range query's step takes (AVX-512) */
 
 static inline int sepax_info_rows(sepax_block_info i) { return i.maxv > i.maxp ? i.maxv : i.maxp; }
@@ -226,7 +227,8 @@ static inline int sepax_block_rows(const sepax_shapes *s, size_t b, size_t nbloc
 }
 
 /* Recompute the sepax_block_info of the block holding index i, and rewrite
- * its transposed world rows, and its neighbours', from the per-shape records. */
+ * its transposed world rows, and its neighbours', from the per-shape records (unless the
+ * rows are stale already, rows_stale). */
 void sepax_block_refresh(sepax_shapes *s, uint32_t i);
 
 /* The same for every block of the store (after shapes moved between blocks). */

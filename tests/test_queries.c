@@ -375,6 +375,12 @@ Test(queries, scratch_contract) {
     }
     cr_expect_eq(sepax_sweep_opt(store, pairs, N, vel, NULL, &margin, sw), SEPAX_ERR_BAD_OPTION);
     cr_expect_eq(sepax_raycast_opt(store, rays, ids, N, &margin, rh), SEPAX_ERR_BAD_OPTION);
+    /* a sweep's or a ray's margin is checked as every query's first: NaN, then beyond the limit */
+    sepax_query_options nan_margin = good, far_margin = good;
+    nan_margin.margin = NAN;
+    far_margin.margin = 1e30f;
+    cr_expect_eq(sepax_sweep_opt(store, pairs, N, vel, NULL, &nan_margin, sw), SEPAX_ERR_NONFINITE);
+    cr_expect_eq(sepax_raycast_opt(store, rays, ids, N, &far_margin, rh), SEPAX_ERR_RANGE);
     /* the scratch over an input or an output */
     sepax_pair *in_pairs = (sepax_pair *)(void *)(scratch + SEPAX_SCRATCH_BYTES - 8);
     memcpy(in_pairs, pairs, sizeof pairs);

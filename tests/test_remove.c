@@ -410,3 +410,47 @@ Test(remove, a_block_gaining_rows_shows_the_last_update) {
     cr_expect(hits > 40, "too few overlaps (%zu) to mean much", hits);
     sepax_shapes_destroy(s);
 }
+
+/* While the rows are stale (after a frame's SEPAX_UPDATE_FRAME, which writes records only),
+ * adds and removals leave them so instead of rewriting three blocks each; the range queries
+ * answer from the records meanwhile, and the next whole update writes every row the new
+ * counts need: an octagon added into a block of triangles, and moved by a removal into
+ * another, then read 8 rows deep. */
+Test(remove, stale_rows_stay_stale_until_a_whole_update) {
+    sepax_shapes *s = sepax_shapes_create(16);
+    cr_assert(s);
+    uint32_t id;
+    for (int i = 0; i < 20; i++) {
+        float x = 2.0f * (float)(i % 5), y = 2.0f * (float)(i / 5);
+        sepax_vec2 p[3] = {{x, y}, {x + 1.2f, y + 0.1f}, {x + 0.3f, y + 1.1f}};
+        cr_assert(sepax_shapes_add_polygon(s, p, 3, &id) == SEPAX_OK);
+    }
+    move_all(s, 0.7f, 0.3f);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+    sepax_pair pairs[512];
+    sepax_contacts out = {pairs, NULL, NULL, 512};
+    size_t count;
+    cr_assert(sepax_find_contacts(bp, s, &o, &out, &count) == SEPAX_OK); /* rows stale now */
+    size_t hits = check_blocks(s, "after a frame");
+    sepax_vec2 oct[8];
+    for (int k = 0; k < 8; k++) {
+        sepax_rotation r = sepax_rot(0.785398f * (float)k);
+        oct[k] = (sepax_vec2){4.0f + 1.5f * r.c, 3.0f + 1.5f * r.s};
+    }
+    cr_assert(sepax_shapes_add_polygon(s, oct, 8, &id) == SEPAX_OK);
+    hits += check_blocks(s, "the add, rows stale");
+    cr_assert(sepax_shapes_remove(s, sepax_shapes_id(s, 5), NULL) == SEPAX_OK);
+    hits += check_blocks(s, "the octagon in block 0, rows stale");
+    for (int k = 0; k < 3; k++) /* a whole update, then the rows are read again */
+        cr_assert(sepax_shapes_remove(s, sepax_shapes_id(s, (uint32_t)(3 + 4 * k)), NULL) ==
+                  SEPAX_OK);
+    cr_assert(sepax_shapes_update(s) == SEPAX_OK);
+    hits += check_blocks(s, "after the whole update");
+    move_all(s, -0.6f, -0.4f);
+    hits += check_blocks(s, "moved");
+    cr_expect(hits > 40, "too few overlaps (%zu) to mean much", hits);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
