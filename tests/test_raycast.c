@@ -18,8 +18,6 @@
 #include "workload.h"
 
 #define SAMPLES 4000
-/* the lowest scale the flush-to-zero runs of scale_free_by_powers_of_two take */
-#define FTZ_LOWEST (-60)
 
 static double ray_gap(const exact_shape *shape, const sepax_ray *r, double t) {
     exact_shape p = {1, {r->origin.x + t * r->direction.x}, {r->origin.y + t * r->direction.y}, 0};
@@ -288,7 +286,8 @@ Test(raycast, scale_free_by_powers_of_two) {
             cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
             for (size_t c = 0; c < sizeof kj / sizeof kj[0]; c++) {
                 int k = kj[c][0], j = kj[c][1];
-                if (ftz && k < FTZ_LOWEST) continue; /* the closest-vertex search's squares flush */
+                if (ftz && k < WL_FTZ_LOWEST)
+                    continue; /* the closest-vertex search's squares flush */
                 float f = ldexpf(1.0f, k), fd = ldexpf(1.0f, k - j);
                 const char *name = sepax_backend_name((sepax_backend)b);
                 sepax_shapes *s = sepax_shapes_create(16);

@@ -377,26 +377,39 @@ static void move_all(sepax_shapes *s, float dx, float turn) {
     cr_assert(sepax_shapes_update(s) == SEPAX_OK);
 }
 
+/* 20 triangles on a 5 x 4 lattice: blocks 0, 1 and half of 2, each 3 rows deep */
+static void add_triangles(sepax_shapes *s) {
+    uint32_t id;
+    for (int i = 0; i < 20; i++) {
+        float x = 2.0f * (float)(i % 5), y = 2.0f * (float)(i / 5);
+        sepax_vec2 p[3] = {{x, y}, {x + 1.2f, y + 0.1f}, {x + 0.3f, y + 1.1f}};
+        cr_assert(sepax_shapes_add_polygon(s, p, 3, &id) == SEPAX_OK);
+    }
+}
+
+/* an octagon among the triangles: its block then reads 8 rows */
+static uint32_t add_octagon(sepax_shapes *s) {
+    sepax_vec2 oct[8];
+    for (int k = 0; k < 8; k++) {
+        sepax_rotation r = sepax_rot(0.785398f * (float)k);
+        oct[k] = (sepax_vec2){4.0f + 1.5f * r.c, 3.0f + 1.5f * r.s};
+    }
+    uint32_t id;
+    cr_assert(sepax_shapes_add_polygon(s, oct, 8, &id) == SEPAX_OK);
+    return id;
+}
+
 Test(remove, a_block_gaining_rows_shows_the_last_update) {
     sepax_shapes *s = sepax_shapes_create(16);
     cr_assert(s);
     uint32_t id;
     /* 20 triangles on a 5 x 4 lattice (blocks 0, 1 and half of 2), moved and turned: the
      * update writes 3 rows of each block, and rows 3 .. 7 keep the pose they were added in */
-    for (int i = 0; i < 20; i++) {
-        float x = 2.0f * (float)(i % 5), y = 2.0f * (float)(i / 5);
-        sepax_vec2 p[3] = {{x, y}, {x + 1.2f, y + 0.1f}, {x + 0.3f, y + 1.1f}};
-        cr_assert(sepax_shapes_add_polygon(s, p, 3, &id) == SEPAX_OK);
-    }
+    add_triangles(s);
     move_all(s, 0.7f, 0.3f);
     size_t hits = check_blocks(s, "triangles");
     /* an add: an octagon into block 2, among triangles */
-    sepax_vec2 oct[8];
-    for (int k = 0; k < 8; k++) {
-        sepax_rotation r = sepax_rot(0.785398f * (float)k);
-        oct[k] = (sepax_vec2){4.0f + 1.5f * r.c, 3.0f + 1.5f * r.s};
-    }
-    cr_assert(sepax_shapes_add_polygon(s, oct, 8, &id) == SEPAX_OK);
+    id = add_octagon(s);
     cr_assert(index_of(id) == 20);
     hits += check_blocks(s, "after the add");
     /* a removal: the octagon moves to index 5 (block 0); after another update block 2 has
@@ -419,12 +432,7 @@ Test(remove, a_block_gaining_rows_shows_the_last_update) {
 Test(remove, stale_rows_stay_stale_until_a_whole_update) {
     sepax_shapes *s = sepax_shapes_create(16);
     cr_assert(s);
-    uint32_t id;
-    for (int i = 0; i < 20; i++) {
-        float x = 2.0f * (float)(i % 5), y = 2.0f * (float)(i / 5);
-        sepax_vec2 p[3] = {{x, y}, {x + 1.2f, y + 0.1f}, {x + 0.3f, y + 1.1f}};
-        cr_assert(sepax_shapes_add_polygon(s, p, 3, &id) == SEPAX_OK);
-    }
+    add_triangles(s);
     move_all(s, 0.7f, 0.3f);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
     cr_assert(bp);
@@ -434,12 +442,7 @@ Test(remove, stale_rows_stay_stale_until_a_whole_update) {
     size_t count;
     cr_assert(sepax_find_contacts(bp, s, &o, &out, &count) == SEPAX_OK); /* rows stale now */
     size_t hits = check_blocks(s, "after a frame");
-    sepax_vec2 oct[8];
-    for (int k = 0; k < 8; k++) {
-        sepax_rotation r = sepax_rot(0.785398f * (float)k);
-        oct[k] = (sepax_vec2){4.0f + 1.5f * r.c, 3.0f + 1.5f * r.s};
-    }
-    cr_assert(sepax_shapes_add_polygon(s, oct, 8, &id) == SEPAX_OK);
+    add_octagon(s);
     hits += check_blocks(s, "the add, rows stale");
     cr_assert(sepax_shapes_remove(s, sepax_shapes_id(s, 5), NULL) == SEPAX_OK);
     hits += check_blocks(s, "the octagon in block 0, rows stale");

@@ -17,8 +17,6 @@
 #include "workload.h"
 
 #define SAMPLES 4000
-/* the lowest scale the flush-to-zero runs of scale_free_by_powers_of_two take */
-#define FTZ_LOWEST (-60)
 
 static exact_shape exact_at(const sepax_shape_view *v, double dx, double dy) {
     exact_shape e = exact_of_view(v);
@@ -275,7 +273,7 @@ Test(sweep, still_planes_at_contact_hide_no_exit) {
  * for all three, shapes 2^-45 across at 1e9 a step (j = -70 here) came out at the time of
  * closest approach. The lowest k, 2^-62, keeps the closest-vertex search's squared distances
  * (2^-124) normal floats; from 2^-71 (2^-62 under flush-to-zero, so its runs stop at
- * FTZ_LOWEST) they are not, and this scene fails. The highest k and the lowest j are the
+ * WL_FTZ_LOWEST) they are not, and this scene fails. The highest k and the lowest j are the
  * velocity limit's. */
 Test(sweep, scale_free_by_powers_of_two) {
     enum { PAIRS = 10 };
@@ -300,7 +298,8 @@ Test(sweep, scale_free_by_powers_of_two) {
             const char *name = sepax_backend_name((sepax_backend)b);
             for (size_t c = 0; c < sizeof kj / sizeof kj[0]; c++) {
                 int k = kj[c][0], j = kj[c][1];
-                if (ftz && k < FTZ_LOWEST) continue; /* the closest-vertex search's squares flush */
+                if (ftz && k < WL_FTZ_LOWEST)
+                    continue; /* the closest-vertex search's squares flush */
                 float f = ldexpf(1.0f, k), fv = ldexpf(1.0f, k - j);
                 sepax_shapes *s = sepax_shapes_create(16);
                 uint32_t id[WL_SCALED_SHAPES];

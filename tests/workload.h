@@ -97,5 +97,8 @@ void wl_scaled_scene(sepax_shapes *store, float f, uint32_t ids[WL_SCALED_SHAPES
 /* Sets (on != 0) or clears the CPU's flush-to-zero and denormals-are-zero modes for this
  * thread; returns 1 where the tests can set them (x86 SSE), else 0 and changes nothing. */
 int wl_flush_denormals(int on);
+/* The lowest power of two the scale tests scale a scene by under those modes: below it the
+ * sweeps' closest-vertex search squares distances into the flushed range. */
+#define WL_FTZ_LOWEST (-60)
 
 #endif
