@@ -133,20 +133,26 @@ typedef struct shape_ctx {
     sink *out;
 } shape_ctx;
 
+/* Pairs tested a quarter piece at a time, so that the pair kernel sorts them in its smallest
+ * buffers (TINY_CHUNK, sat_kernel.c): the query within SEPAX_SCRATCH_STACK_BYTES. */
+#define PAIR_PIECE (BP_PIECE / 4)
+
 static void take_shape(const sepax_shapes *s, const uint32_t *idx, size_t m, void *ctx) {
     shape_ctx *c = ctx;
-    sepax_pair pairs[BP_PIECE];
-    uint8_t hit[BP_PIECE];
-    size_t np = 0;
+    sepax_pair pairs[PAIR_PIECE];
+    uint8_t hit[PAIR_PIECE];
     uint32_t self = sepax_id_index(c->probe);
-    for (size_t i = 0; i < m; i++) {
-        pairs[np] = (sepax_pair){c->probe, id_of(s, idx[i])};
-        np += idx[i] != self;
-    }
-    if (np) c->k->overlap(s, pairs, np, c->margin, hit, NULL);
-    for (size_t i = 0; i < np; i++) {
-        if (hit[i] && c->out->n < c->out->cap) c->out->ids[c->out->n] = pairs[i].b;
-        c->out->n += hit[i];
+    for (size_t at = 0; at < m; at += PAIR_PIECE) {
+        size_t got = m - at < PAIR_PIECE ? m - at : PAIR_PIECE, np = 0;
+        for (size_t i = 0; i < got; i++) {
+            pairs[np] = (sepax_pair){c->probe, id_of(s, idx[at + i])};
+            np += idx[at + i] != self;
+        }
+        if (np) c->k->overlap(s, pairs, np, c->margin, hit, NULL);
+        for (size_t i = 0; i < np; i++) {
+            if (hit[i] && c->out->n < c->out->cap) c->out->ids[c->out->n] = pairs[i].b;
+            c->out->n += hit[i];
+        }
     }
 }
 

@@ -1177,11 +1177,11 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
  * 16), so lists no longer than SHORT_CHUNK, which are one chunk either way
  * (the frame's batches, a manifold call's pieces), sort with buffers of
  * that size (sort_short: 13 and 15 KiB), and lists of TINY_CHUNK or fewer (a broadphase
- * query's pieces) with smaller ones still, so that those queries fit
+ * query's pieces of 64) with smaller ones still, so that those queries fit
  * SEPAX_SCRATCH_STACK_BYTES with no scratch of their own. */
 #define CHUNK 4096
 #define SHORT_CHUNK 1024
-#define TINY_CHUNK 256
+#define TINY_CHUNK 64
 #define CHUNK_PAD (SEPAX_PAIR_CLASSES * LANES)
 _Static_assert(CHUNK % LANES == 0 && SHORT_CHUNK % LANES == 0 && TINY_CHUNK % LANES == 0 &&
                    TINY_CHUNK <= SHORT_CHUNK && SHORT_CHUNK <= CHUNK && CHUNK + CHUNK_PAD <= 65536,
