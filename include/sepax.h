@@ -690,9 +690,9 @@ SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const 
 /// `capacity` of them written.
 /// The grid must have been built from this store, unchanged since (else results are stale
 /// but memory-safe). Errors: SEPAX_ERR_NULL, NONFINITE / RANGE (box), SEPAX_ERR_MISALIGNED,
-/// then SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build or frame failed,
-/// which leaves none: a query then finds nothing rather than an empty answer); on an error
-/// nothing is written, *count included. The same for the two queries below.
+/// then SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build ran out of
+/// memory before its grid was whole; an empty answer would read as "nothing there"), checked
+/// last; on an error nothing is written, *count included. The same for the two queries below.
 SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
                                                    const sepax_shapes *store, sepax_aabb box,
                                                    uint32_t *ids, size_t capacity, size_t *count);
