@@ -270,11 +270,11 @@ Test(sweep, still_planes_at_contact_hide_no_exit) {
  * (|v|^2 radii^2): it underflowed below about 2^-30 (1e-9: pair 0 was hit at t 0.5 with
  * normal (1, 0) at 2^-45, not 0.323 and the corner's diagonal) before it took v, and d with
  * the radii, to powers of two of their own (README, "What the answers mean"); with one power
- * for all three, shapes 2^-45 across at 1e9 a step (j = -70 here) came out at the time of
- * closest approach. The lowest k, 2^-62, keeps the closest-vertex search's squared distances
- * (2^-124) normal floats; from 2^-71 (2^-62 under flush-to-zero, so its runs stop at
- * WL_FTZ_LOWEST) they are not, and this scene fails. The highest k and the lowest j are the
- * velocity limit's. */
+ * for all three, shapes 2^-45 across at 1e9 a step (a review's case; here j = -70, about
+ * 1e8 a step) came out at the time of closest approach. The lowest k, 2^-62, keeps the
+ * closest-vertex search's squared distances (2^-124) normal floats; from 2^-71 (2^-62 under
+ * flush-to-zero, so its runs stop at WL_FTZ_LOWEST) they are not, and this scene fails. The highest
+ * k and the lowest j are the velocity limit's. */
 Test(sweep, scale_free_by_powers_of_two) {
     enum { PAIRS = 10 };
     static const int pa[PAIRS] = {0, 2, 4, 6, 1, 4, 2, 0, 7, 0};
