@@ -2,7 +2,6 @@
  * with the same relative tolerances as polygon construction, and checked by
  * polygon construction itself, so a hull is always a polygon the store takes. */
 #include <math.h>
-#include <stdlib.h>
 
 #include "polygon.h"
 
@@ -11,6 +10,34 @@ static int by_x_then_y(const void *pa, const void *pb) {
     if (a->x != b->x) return a->x < b->x ? -1 : 1;
     if (a->y != b->y) return a->y < b->y ? -1 : 1;
     return 0;
+}
+
+/* p[at] sifted down the max-heap over p[0 .. end). */
+static void sift_down(pt *p, int at, int end) {
+    for (;;) {
+        int big = at, l = 2 * at + 1, r = l + 1;
+        if (l < end && by_x_then_y(&p[l], &p[big]) > 0) big = l;
+        if (r < end && by_x_then_y(&p[r], &p[big]) > 0) big = r;
+        if (big == at) return;
+        pt t = p[at];
+        p[at] = p[big];
+        p[big] = t;
+        at = big;
+    }
+}
+
+/* p[0 .. n) by x, then y, in place: a heap sort, since the C library's qsort may allocate
+ * (glibc 2.36 mallocs a copy of 64 points or more) and a hull must not, nor take more stack
+ * for a buffer. Points that compare equal differ at most in a zero's sign, and this sort puts
+ * them in the same order on every platform, where each C library's qsort has its own. */
+static void sort_points(pt *p, int n) {
+    for (int i = n / 2 - 1; i >= 0; i--) sift_down(p, i, n);
+    for (int end = n - 1; end > 0; end--) {
+        pt t = p[0];
+        p[0] = p[end];
+        p[end] = t;
+        sift_down(p, 0, end);
+    }
 }
 
 /* c is no strict left turn from a through b: b leaves the chain. An exact
@@ -41,7 +68,7 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     double size = sepax_points_extent(p, count);
     if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
     double tol = SEPAX_REL_TOL * size;
-    qsort(p, (size_t)count, sizeof p[0], by_x_then_y);
+    sort_points(p, count);
 
     int k = 0;
     for (int i = 0; i < count; i++) { /* lower chain */
