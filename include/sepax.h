@@ -5,6 +5,10 @@
  * Every SIMD backend gives bit-identical answers to the scalar reference in
  * sepax_ref.h. An output buffer must not overlap a call's inputs (pairs,
  * velocities, rays, poses): the kernels read the inputs while they write.
+ * Every caller buffer, one-object outputs included (*out_id, *moved, a getter's
+ * *out, a broadphase query's *count), must be aligned for its type: else
+ * SEPAX_ERR_MISALIGNED, checked right after the NULL checks, and nothing written
+ * (not yet checked: sepax_find_contacts' *count, sepax_broadphase_stats_get's *out).
  * C99, usable from C++. */
 #ifndef SEPAX_H
 #define SEPAX_H
@@ -244,7 +248,8 @@ SEPAX_API uint32_t sepax_shapes_id(const sepax_shapes *store, uint32_t index);
 /// is set and sepax_shapes_update runs, local coordinates are world coordinates. Clockwise input is
 /// stored counter-clockwise; points within 2^-20 of the polygon's size (in x and in y) of the
 /// previous one are merged; vertices on a straight edge are dropped. On success writes the new id
-/// to *out_id. On any error nothing is added and *out_id is left untouched.
+/// to *out_id. On any error nothing is added and *out_id is left untouched. Errors begin with
+/// SEPAX_ERR_NULL, then SEPAX_ERR_MISALIGNED (points, out_id), before the shape's own checks.
 SEPAX_API sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *points,
                                                 int count, uint32_t *out_id);
 
@@ -276,7 +281,8 @@ typedef struct sepax_move {
 } sepax_move;
 
 /// Remove shape `id` in O(1): the last shape moves into its index (store stays dense for the
-/// SIMD kernels) and *moved says so (moved may be NULL). The removed id and the moved shape's
+/// SIMD kernels) and *moved says so (moved may be NULL; else aligned for sepax_move, checked
+/// before the id: SEPAX_ERR_MISALIGNED). The removed id and the moved shape's
 /// old id are refused from then on (SEPAX_ERR_STALE_ID), until the 8-bit generation of that
 /// index wraps after 256 more removals there. Pairs, poses and ranges the caller keeps must
 /// be updated with *moved. On error nothing changes.
@@ -323,7 +329,9 @@ SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec
 SEPAX_API sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t count,
                                               const sepax_pose *poses);
 
-/// The pose of shape `id`.
+/// The pose of shape `id`. Errors: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (out), then the id's
+/// BAD_ID / STALE_ID; nothing written. The same for sepax_shapes_aabb, _local, _view and
+/// sepax_shapes_get_filter.
 SEPAX_API sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id,
                                              sepax_pose *out);
 
@@ -528,7 +536,7 @@ typedef struct sepax_filter {
 SEPAX_API sepax_status sepax_shapes_set_filters(sepax_shapes *store, uint32_t first, size_t count,
                                                 const sepax_filter *filters);
 
-/// The filter of shape `id`.
+/// The filter of shape `id` (errors as sepax_shapes_get_pose's).
 SEPAX_API sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id,
                                                sepax_filter *out);
 
@@ -689,10 +697,11 @@ SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const 
 /// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY with the first
 /// `capacity` of them written.
 /// The grid must have been built from this store, unchanged since (else results are stale
-/// but memory-safe). Errors: SEPAX_ERR_NULL, NONFINITE / RANGE (box), SEPAX_ERR_MISALIGNED,
-/// then SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build ran out of
-/// memory before its grid was whole; an empty answer would read as "nothing there"), checked
-/// last; on an error nothing is written, *count included. The same for the two queries below.
+/// but memory-safe). Errors: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (ids, *count), NONFINITE /
+/// RANGE (box), then SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build
+/// ran out of memory before its grid was whole; an empty answer would read as "nothing
+/// there"), checked last; on an error nothing is written, *count included. The same for the
+/// two queries below.
 SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
                                                    const sepax_shapes *store, sepax_aabb box,
                                                    uint32_t *ids, size_t capacity, size_t *count);
@@ -728,7 +737,8 @@ SEPAX_API const char *sepax_backend_name(sepax_backend backend);
 /// 1 if `backend` is compiled in and this CPU can run it, else 0.
 SEPAX_API int sepax_backend_available(sepax_backend backend);
 
-/// Parse a backend name as accepted by the SEPAX_BACKEND environment variable.
+/// Parse a backend name as accepted by the SEPAX_BACKEND environment variable. Errors, with
+/// *out untouched: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (out), SEPAX_ERR_BAD_BACKEND.
 SEPAX_API sepax_status sepax_backend_from_name(const char *name, sepax_backend *out);
 
 #ifdef __cplusplus

@@ -38,7 +38,8 @@ static sepax_status check_out(const sepax_broadphase *bp, const sepax_shapes *st
                               const void *ids, size_t capacity, const size_t *count) {
     if (!bp || !store || !count) return SEPAX_ERR_NULL;
     if (capacity && !ids) return SEPAX_ERR_NULL;
-    if ((uintptr_t)ids % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
+    if ((uintptr_t)ids % _Alignof(uint32_t) || (uintptr_t)count % _Alignof(size_t))
+        return SEPAX_ERR_MISALIGNED;
     return SEPAX_OK;
 }
 

@@ -243,7 +243,8 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
 sepax_status sepax_shapes_add_rounded(sepax_shapes *store, const sepax_vec2 *points, int count,
                                       float radius, uint32_t *out_id) {
     if (!store || !points || !out_id) return SEPAX_ERR_NULL;
-    if ((uintptr_t)points % _Alignof(sepax_vec2)) return SEPAX_ERR_MISALIGNED;
+    if ((uintptr_t)points % _Alignof(sepax_vec2) || (uintptr_t)out_id % _Alignof(uint32_t))
+        return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_polygon(points, count, radius, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -257,6 +258,7 @@ sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *poi
 sepax_status sepax_shapes_add_circle(sepax_shapes *store, sepax_vec2 center, float radius,
                                      uint32_t *out_id) {
     if (!store || !out_id) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out_id % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_circle(center, radius, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -265,6 +267,7 @@ sepax_status sepax_shapes_add_circle(sepax_shapes *store, sepax_vec2 center, flo
 sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 p0, sepax_vec2 p1,
                                       float radius, uint32_t *out_id) {
     if (!store || !out_id) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out_id % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_capsule(p0, p1, radius, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -273,6 +276,7 @@ sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 p0, sepax_
 sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_width, float half_height,
                                   uint32_t *out_id) {
     if (!store || !out_id) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out_id % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_box(half_width, half_height, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -291,6 +295,7 @@ static void move_lane(float *arr, size_t nrows, uint32_t to, uint32_t from) {
 
 sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
     if (!store) return SEPAX_ERR_NULL;
+    if ((uintptr_t)moved % _Alignof(sepax_move)) return SEPAX_ERR_MISALIGNED; /* NULL passes */
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     sepax_shapes *s = store;
@@ -332,6 +337,7 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
 
 sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_shape_view *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_shape_view)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
@@ -351,6 +357,7 @@ sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_sha
 
 sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_local_shape *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_local_shape)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     uint32_t i = sepax_id_index(id);
@@ -422,6 +429,7 @@ sepax_status sepax_shapes_set_filters(sepax_shapes *store, uint32_t first, size_
 
 sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id, sepax_filter *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_filter)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     *out = store->filter[sepax_id_index(id)];
@@ -430,6 +438,7 @@ sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id, sep
 
 sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id, sepax_pose *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_pose)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     uint32_t i = sepax_id_index(id);
@@ -441,6 +450,7 @@ sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id, sepax
 
 sepax_status sepax_shapes_aabb(const sepax_shapes *store, uint32_t id, sepax_aabb *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_aabb)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     uint32_t i = sepax_id_index(id);

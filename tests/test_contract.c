@@ -967,6 +967,50 @@ Test(contract, null_store) {
         ST(SEPAX_ERR_NULL, sepax_overlap_one_opt(NULL, 0, 0, n, &zero_margin, hit));
     }
     cr_expect(all_marked(hit, sizeof hit) && all_marked(hits, sizeof hits));
+    sepax_filter f;
+    memset(&f, MARK, sizeof f);
+    ST(SEPAX_ERR_NULL, sepax_shapes_get_filter(NULL, 0, &f));
+    ST(SEPAX_ERR_NULL, sepax_shapes_set_filters(NULL, 0, 0, NULL));
+    cr_expect(all_marked(&f, sizeof f));
+    /* the broadphase's calls, over a grid with answers to write: a NULL store (or broadphase)
+     * is refused before anything is read or written */
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    cr_assert(sepax_broadphase_build(bp, store, 0.0f) == SEPAX_OK);
+    uint32_t ids[MAXS], order[NFIX];
+    sepax_ray_hit rh[MAXS];
+    size_t count;
+    sepax_broadphase_stats stats;
+    memset(ids, MARK, sizeof ids);
+    memset(order, MARK, sizeof order);
+    memset(rh, MARK, sizeof rh);
+    memset(&count, MARK, sizeof count);
+    memset(&stats, MARK, sizeof stats);
+    const sepax_aabb everywhere = {{-100, -100}, {100, 100}};
+    const sepax_ray across = {{-100, 0.2f}, {200, 0}, 1};
+    for (int no_bp = 0; no_bp < 2; no_bp++) {
+        sepax_broadphase *b = no_bp ? NULL : bp;
+        ST(SEPAX_ERR_NULL, sepax_broadphase_query_aabb(b, NULL, everywhere, ids, MAXS, &count));
+        ST(SEPAX_ERR_NULL, sepax_broadphase_query_shape(b, NULL, 0, 0, ids, MAXS, &count));
+        ST(SEPAX_ERR_NULL, sepax_broadphase_query_ray(b, NULL, &across, ids, rh, MAXS, &count));
+        ST(SEPAX_ERR_NULL, sepax_broadphase_order(b, NULL, order, NFIX));
+        ST(SEPAX_ERR_NULL, sepax_broadphase_order(b, NULL, NULL, 0));
+    }
+    ST(SEPAX_ERR_NULL, sepax_broadphase_query_aabb(NULL, store, everywhere, ids, MAXS, &count));
+    ST(SEPAX_ERR_NULL, sepax_broadphase_query_shape(NULL, store, 0, 0, ids, MAXS, &count));
+    ST(SEPAX_ERR_NULL, sepax_broadphase_query_ray(NULL, store, &across, ids, rh, MAXS, &count));
+    ST(SEPAX_ERR_NULL, sepax_broadphase_order(NULL, store, order, NFIX));
+    ST(SEPAX_ERR_NULL, sepax_broadphase_stats_get(NULL, &stats));
+    cr_expect(all_marked(ids, sizeof ids) && all_marked(order, sizeof order) &&
+                  all_marked(rh, sizeof rh) && all_marked(&count, sizeof count),
+              "a broadphase call refused for NULL wrote");
+    cr_expect(all_marked(&stats, sizeof stats), "stats written for a NULL broadphase");
+    /* the same calls with the store and broadphase given have answers to write */
+    ST(SEPAX_OK, sepax_broadphase_query_aabb(bp, store, everywhere, ids, MAXS, &count));
+    cr_expect(count == NFIX, "%zu shapes in the box", count);
+    ST(SEPAX_OK, sepax_broadphase_order(bp, store, order, NFIX));
+    ST(SEPAX_OK, sepax_broadphase_stats_get(bp, &stats));
+    sepax_broadphase_destroy(bp);
     /* the calls without a status */
     cr_expect(sepax_shapes_count(NULL) == 0);
     cr_expect(sepax_shapes_id(NULL, 0) == SEPAX_NO_ID);
@@ -1261,6 +1305,66 @@ Test(contract, misaligned_points) {
     }
 }
 
+/* `call`, with `p` a T at each misaligned offset into a marked buffer, must fail with
+ * SEPAX_ERR_MISALIGNED, leave the store as it was and write no byte of the buffer. */
+#define MISALIGNED_OUT_FAILS(T, p, call)                                                           \
+    do {                                                                                           \
+        _Alignas(64) unsigned char raw_[sizeof(T) + 64];                                           \
+        for (size_t off_ = 1; off_ < _Alignof(T); off_++) {                                        \
+            memset(raw_, MARK, sizeof raw_);                                                       \
+            T *p = (T *)(void *)(raw_ + off_);                                                     \
+            FAILS(SEPAX_ERR_MISALIGNED, call);                                                     \
+            cr_expect(all_marked(raw_, sizeof raw_), "%s, offset %zu: written", #call, off_);      \
+        }                                                                                          \
+    } while (0)
+
+/* The outputs of one object (an add's *out_id, a removal's *moved, the getters' *out, a
+ * broadphase query's *count) are caller buffers like the arrays: misaligned for their types,
+ * refused before anything is stored or written. */
+Test(contract, misaligned_one_outputs) {
+    const sepax_vec2 c = {5, 5}, d = {6, 5};
+    MISALIGNED_OUT_FAILS(uint32_t, id, sepax_shapes_add_polygon(store, square, 4, id));
+    MISALIGNED_OUT_FAILS(uint32_t, id, sepax_shapes_add_rounded(store, square, 4, 0.5f, id));
+    MISALIGNED_OUT_FAILS(uint32_t, id, sepax_shapes_add_circle(store, c, 1, id));
+    MISALIGNED_OUT_FAILS(uint32_t, id, sepax_shapes_add_capsule(store, c, d, 1, id));
+    MISALIGNED_OUT_FAILS(uint32_t, id, sepax_shapes_add_box(store, 1, 2, id));
+    cr_expect(sepax_shapes_count(store) == NFIX, "a refused add added a shape");
+    MISALIGNED_OUT_FAILS(sepax_move, m, sepax_shapes_remove(store, 1, m));
+    MISALIGNED_OUT_FAILS(sepax_move, m, sepax_shapes_remove(store, NFIX - 1, m));
+    cr_expect(sepax_shapes_count(store) == NFIX, "a refused removal removed a shape");
+    MISALIGNED_OUT_FAILS(sepax_pose, p, sepax_shapes_get_pose(store, 2, p));
+    MISALIGNED_OUT_FAILS(sepax_shape_view, v, sepax_shapes_view(store, 2, v));
+    MISALIGNED_OUT_FAILS(sepax_local_shape, l, sepax_shapes_local(store, 2, l));
+    MISALIGNED_OUT_FAILS(sepax_aabb, b, sepax_shapes_aabb(store, 2, b));
+    MISALIGNED_OUT_FAILS(sepax_filter, f, sepax_shapes_get_filter(store, 2, f));
+    MISALIGNED_OUT_FAILS(sepax_backend, be, sepax_backend_from_name("scalar", be));
+    /* the broadphase's queries, over a grid that has answers to write */
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    cr_assert(sepax_broadphase_build(bp, store, 0.0f) == SEPAX_OK);
+    uint32_t ids[MAXS];
+    sepax_ray_hit rh[MAXS];
+    memset(ids, MARK, sizeof ids);
+    memset(rh, MARK, sizeof rh);
+    const sepax_aabb everywhere = {{-100, -100}, {100, 100}};
+    const sepax_ray across = {{-100, 0.2f}, {200, 0}, 1};
+    MISALIGNED_OUT_FAILS(size_t, n,
+                         sepax_broadphase_query_aabb(bp, store, everywhere, ids, MAXS, n));
+    MISALIGNED_OUT_FAILS(size_t, n, sepax_broadphase_query_shape(bp, store, 0, 0, ids, MAXS, n));
+    MISALIGNED_OUT_FAILS(size_t, n,
+                         sepax_broadphase_query_ray(bp, store, &across, ids, rh, MAXS, n));
+    cr_expect(all_marked(ids, sizeof ids) && all_marked(rh, sizeof rh), "a refused query wrote");
+    /* the same calls with aligned outputs succeed, so the refusals were the alignment's */
+    size_t n = 0;
+    cr_expect(sepax_broadphase_query_aabb(bp, store, everywhere, ids, MAXS, &n) == SEPAX_OK);
+    cr_expect(n == NFIX, "%zu shapes in the box", n);
+    cr_expect(sepax_broadphase_query_ray(bp, store, &across, ids, rh, MAXS, &n) == SEPAX_OK);
+    cr_expect(n > 0, "the ray hit nothing");
+    sepax_broadphase_destroy(bp);
+    sepax_move m;
+    cr_expect(sepax_shapes_remove(store, 1, &m) == SEPAX_OK);
+}
+
 /* uint8_t hit buffers have no alignment requirement: any address works and
  * gives the same answers. */
 Test(contract, byte_unaligned) {
@@ -1357,6 +1461,27 @@ Test(contract, order) {
     /* boxes: width fully checked before height */
     ADD_FAILS(SEPAX_ERR_BAD_SIZE, sepax_shapes_add_box(store, -1, NAN, &out_id));
     ADD_FAILS(SEPAX_ERR_NONFINITE, sepax_shapes_add_box(store, 1, NAN, &out_id));
+    /* one-object outputs: NULL, then alignment, before the id and the shape */
+    uint32_t *odd_id = (uint32_t *)(void *)(raw + 1);
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_add_rounded(store, NULL, 3, NAN, odd_id));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_add_rounded(store, nan_pt, -1, NAN, odd_id));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_add_circle(store, (sepax_vec2){NAN, 0}, -1, odd_id));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_add_box(store, -1, NAN, odd_id));
+    FAILS(SEPAX_ERR_NULL, sepax_shapes_remove(NULL, 99, (sepax_move *)(void *)(raw + 1)));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_remove(store, 99, (sepax_move *)(void *)(raw + 1)));
+    FAILS(SEPAX_ERR_MISALIGNED,
+          sepax_shapes_view(store, 99, (sepax_shape_view *)(void *)(raw + 4)));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_get_pose(store, 99, (sepax_pose *)(void *)(raw + 2)));
+    /* broadphase queries: NULL, alignment (ids, then *count), then the box and the grid */
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    size_t *odd_count = (size_t *)(void *)(raw + 8 + 1);
+    const sepax_aabb nan_box = {{NAN, 0}, {1, 1}};
+    uint32_t ids[4];
+    FAILS(SEPAX_ERR_NULL, sepax_broadphase_query_aabb(bp, store, nan_box, NULL, 4, odd_count));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_aabb(bp, store, nan_box, ids, 4, odd_count));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_shape(bp, store, 99, 0, ids, 4, odd_count));
+    sepax_broadphase_destroy(bp);
     /* hull: NULL, count, too few, non-finite, range, geometry */
     HULL_FAILS(SEPAX_ERR_NULL, NULL, -1);
     HULL_FAILS(SEPAX_ERR_COUNT, mixed, -1);
