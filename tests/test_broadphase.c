@@ -601,6 +601,60 @@ Test(broadphase, too_small_a_buffer_loses_nothing) {
     sepax_shapes_destroy(s);
 }
 
+/* The same with the shapes moving and the frame updating the world data: a call refused for
+ * room (its update done, as the contract says) and the call again with room must give every
+ * result for the new poses, whether the second call updates again or not (SEPAX_UPDATE_NONE,
+ * where the first one's update left no records stale), and whether the shapes moved again
+ * in between. Every update mode, counted against brute force after a whole update. */
+Test(broadphase, too_small_a_buffer_loses_nothing_while_shapes_move) {
+    sepax_shapes *s = make_store(1000, 23, 3);
+    uint32_t n = sepax_shapes_count(s);
+    sepax_pose *poses = malloc(n * sizeof *poses);
+    wl_rng r = {41};
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    const size_t room = (size_t)n * 8;
+    for (int update = SEPAX_UPDATE_FRAME; update <= SEPAX_UPDATE_LAZY; update++) {
+        for (int again = 0; again < 3; again++) { /* the second call: same update, none, moved */
+            if (update == SEPAX_UPDATE_LAZY && again == 1) continue; /* that is STALE_WORLD */
+            for (uint32_t i = 0; i < n; i++)
+                poses[i] = (sepax_pose){{40.0f * wl_unit(&r), 40.0f * wl_unit(&r)},
+                                        sepax_rot(6.0f * wl_unit(&r))};
+            cr_assert_eq(sepax_shapes_set_poses(s, 0, n, poses), SEPAX_OK);
+            sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, update};
+            sepax_contacts none = {NULL, NULL, NULL, 0};
+            size_t needed = 0;
+            cr_assert_eq(sepax_find_contacts(bp, s, &o, &none, &needed), SEPAX_ERR_CAPACITY,
+                         "update %d: no room", update);
+            cr_assert(needed > 10, "update %d: %zu results", update, needed);
+            if (again == 1) o.update = SEPAX_UPDATE_NONE;
+            if (again == 2) { /* a small move again: the answer is for these poses */
+                for (uint32_t i = 0; i < n; i++) poses[i].position.x += 0.25f;
+                cr_assert_eq(sepax_shapes_set_poses(s, 0, n, poses), SEPAX_OK);
+            }
+            sepax_status st;
+            result_set got = frame_with(bp, s, &o, room, &st);
+            cr_assert_eq(st, SEPAX_OK, "update %d, again %d: %s", update, again,
+                         sepax_status_str(st));
+            if (again < 2)
+                cr_assert_eq(got.n, needed, "update %d, again %d: %zu results, %zu needed", update,
+                             again, got.n, needed);
+            cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+            result_set want = brute(s, SEPAX_TEST_MANIFOLD, 0.0f);
+            expect_same_set(s, got, want, SEPAX_TEST_MANIFOLD, "after a refusal for room");
+            sepax_broadphase *fresh = sepax_broadphase_create(NULL);
+            result_set alone = frame_ok(fresh, s, SEPAX_TEST_MANIFOLD, 0.0f);
+            expect_identical(got, alone, SEPAX_TEST_MANIFOLD, "after a refusal for room");
+            sepax_broadphase_destroy(fresh);
+            free_set(&got);
+            free_set(&want);
+            free_set(&alone);
+        }
+    }
+    free(poses);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
 /* The order of the results, for one filter group and no large shapes: each pair's owner is
  * its shape at the lower grid position, owners come in grid order, and an owner's partners in
  * grid order too (its own cell and the next, then the next row): the pairs sorted by (lower

@@ -410,3 +410,63 @@ Test(queries, scratch_contract) {
     cr_expect_eq(sepax_raycast_opt(store, rays, ids, N, &good, rh), SEPAX_OK);
     free(block);
 }
+
+/* Where an output of `bytes` goes against the scratch: over its first byte from before it,
+ * inside it, over its last byte; then apart, ending where it starts and starting where it
+ * ends (its first SEPAX_SCRATCH_BYTES, all a call uses). */
+enum { SPOTS_OVER = 3, SPOTS = 5 };
+static unsigned char *spot(unsigned char *scratch, size_t bytes, int where) {
+    switch (where) {
+    case 0: return scratch - bytes + 4;
+    case 1: return scratch + 128;
+    case 2: return scratch + SEPAX_SCRATCH_BYTES - 4;
+    case 3: return scratch - bytes;
+    default: return scratch + SEPAX_SCRATCH_BYTES;
+    }
+}
+
+/* The scratch over the output of a manifold, a sweep or a raycast: refused with
+ * SEPAX_ERR_BAD_OPTION and nothing written there, as for the other queries' outputs; apart,
+ * the answers are those without scratch. */
+Test(queries, scratch_over_an_output) {
+    enum { N = 3 };
+    const sepax_pair pairs[N] = {{0, 1}, {0, 2}, {2, 3}};
+    const sepax_vec2 vel[N] = {{1, 0}, {0, 1}, {1, 1}};
+    const sepax_ray rays[N] = {{{-1, 1}, {5, 0}, 1}, {{-1, 1}, {5, 0}, 1}, {{-1, 1}, {5, 0}, 1}};
+    const uint32_t ids[N] = {0, 1, 2};
+    sepax_manifold want_man[N];
+    sepax_sweep_hit want_sw[N];
+    sepax_ray_hit want_rh[N];
+    cr_assert_eq(sepax_collide_manifold(store, pairs, N, want_man), SEPAX_OK);
+    cr_assert_eq(sepax_sweep(store, pairs, N, vel, NULL, want_sw), SEPAX_OK);
+    cr_assert_eq(sepax_raycast(store, rays, ids, N, want_rh), SEPAX_OK);
+    cr_assert(want_man[0].count > 0 && want_sw[0].hit && want_rh[0].hit, "nothing to write");
+    const size_t lead = 4096, total = lead + SEPAX_SCRATCH_BYTES + 4096;
+    unsigned char *block = aligned_alloc(SEPAX_SCRATCH_ALIGN, total);
+    cr_assert(block);
+    unsigned char *scratch = block + lead;
+    const sepax_query_options opt = {.scratch = scratch, .scratch_bytes = SEPAX_SCRATCH_BYTES};
+    for (int where = 0; where < SPOTS; where++) {
+        sepax_status want = where < SPOTS_OVER ? SEPAX_ERR_BAD_OPTION : SEPAX_OK;
+        unsigned char *at = spot(scratch, sizeof want_man, where);
+        memset(block, MARK, total);
+        cr_expect_eq(sepax_collide_manifold_opt(store, pairs, N, &opt, (void *)at), want,
+                     "manifold output at spot %d", where);
+        cr_expect(want ? untouched(at, sizeof want_man)
+                       : memcmp(at, want_man, sizeof want_man) == 0,
+                  "manifold output at spot %d", where);
+        at = spot(scratch, sizeof want_sw, where);
+        memset(block, MARK, total);
+        cr_expect_eq(sepax_sweep_opt(store, pairs, N, vel, NULL, &opt, (void *)at), want,
+                     "sweep output at spot %d", where);
+        cr_expect(want ? untouched(at, sizeof want_sw) : memcmp(at, want_sw, sizeof want_sw) == 0,
+                  "sweep output at spot %d", where);
+        at = spot(scratch, sizeof want_rh, where);
+        memset(block, MARK, total);
+        cr_expect_eq(sepax_raycast_opt(store, rays, ids, N, &opt, (void *)at), want,
+                     "raycast output at spot %d", where);
+        cr_expect(want ? untouched(at, sizeof want_rh) : memcmp(at, want_rh, sizeof want_rh) == 0,
+                  "raycast output at spot %d", where);
+    }
+    free(block);
+}
