@@ -7,8 +7,7 @@
  * velocities, rays, poses): the kernels read the inputs while they write.
  * Every caller buffer, one-object outputs included (*out_id, *moved, a getter's
  * *out, a broadphase query's *count), must be aligned for its type: else
- * SEPAX_ERR_MISALIGNED, checked right after the NULL checks, and nothing written
- * (not yet checked: sepax_find_contacts' *count, sepax_broadphase_stats_get's *out).
+ * SEPAX_ERR_MISALIGNED, checked right after the NULL checks, and nothing written.
  * C99, usable from C++. */
 #ifndef SEPAX_H
 #define SEPAX_H

@@ -480,6 +480,7 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
                                 const sepax_frame_options *o, const sepax_contacts *out,
                                 const size_t *count, float *margin) {
     if (!bp || !store || !o || !out || !count) return SEPAX_ERR_NULL;
+    if ((uintptr_t)count % _Alignof(size_t)) return SEPAX_ERR_MISALIGNED;
     if (o->test < SEPAX_TEST_AABB || o->test > SEPAX_TEST_MANIFOLD) return SEPAX_ERR_BAD_OPTION;
     if (o->update < SEPAX_UPDATE_NONE || o->update > SEPAX_UPDATE_LAZY) return SEPAX_ERR_BAD_OPTION;
     sepax_query_options q = {.margin = o->margin};
@@ -549,6 +550,9 @@ static void records_task(uint32_t begin, uint32_t end, uint32_t worker, void *ct
  * (each worker its own row of marks, OR-ed here); 0 on running out of memory. */
 static int lazy_records(sepax_broadphase *bp, frame_ctx *f, uint32_t nchunks) {
     uint32_t nblocks = chunks_of(f->store->count, SEPAX_BLOCK_LANES);
+    /* no shapes, no records; and no marks to clear (a fresh broadphase has none at all:
+     * memset of its NULL row, even of 0 bytes, is undefined; fuzz_scene found it) */
+    if (nblocks == 0) return 1;
     uint32_t workers = bp->sched.workers;
     size_t stride = ((size_t)nblocks + 63) / 64 * 64;
     if (!sepax_bp_reserve(bp, (void **)&bp->marks, &bp->cap_marks, stride * workers, 1) ||
@@ -699,6 +703,7 @@ sepax_status sepax_broadphase_build(sepax_broadphase *bp, const sepax_shapes *st
 
 sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadphase_stats *out) {
     if (!bp || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_broadphase_stats)) return SEPAX_ERR_MISALIGNED;
     sepax_broadphase_stats s = {0};
     if (bp->built) {
         s.shapes = bp->n;

@@ -269,9 +269,10 @@ static sepax_box_probe ray_box(const sepax_broadphase *bp, const sepax_ray *r, d
 sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_shapes *store,
                                         const sepax_ray *ray, uint32_t *ids, sepax_ray_hit *hits,
                                         size_t capacity, size_t *count) {
+    /* every NULL before any misalignment, as in every call */
+    if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;
-    if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
     if ((uintptr_t)hits % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
     if ((st = sepax_ray_check(ray)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;

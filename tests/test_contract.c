@@ -1354,6 +1354,16 @@ Test(contract, misaligned_one_outputs) {
     MISALIGNED_OUT_FAILS(size_t, n,
                          sepax_broadphase_query_ray(bp, store, &across, ids, rh, MAXS, n));
     cr_expect(all_marked(ids, sizeof ids) && all_marked(rh, sizeof rh), "a refused query wrote");
+    /* a frame's *count (before its options are read: a bad test too) and the stats */
+    sepax_pair fp[MAXS * MAXS];
+    memset(fp, MARK, sizeof fp);
+    sepax_contacts fout = {fp, NULL, NULL, MAXS * MAXS};
+    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
+    sepax_frame_options bad = {99, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
+    MISALIGNED_OUT_FAILS(size_t, n, sepax_find_contacts(bp, store, &fo, &fout, n));
+    MISALIGNED_OUT_FAILS(size_t, n, sepax_find_contacts(bp, store, &bad, &fout, n));
+    cr_expect(all_marked(fp, sizeof fp), "a refused frame wrote");
+    MISALIGNED_OUT_FAILS(sepax_broadphase_stats, st, sepax_broadphase_stats_get(bp, st));
     /* the same calls with aligned outputs succeed, so the refusals were the alignment's */
     size_t n = 0;
     cr_expect(sepax_broadphase_query_aabb(bp, store, everywhere, ids, MAXS, &n) == SEPAX_OK);
@@ -1481,6 +1491,17 @@ Test(contract, order) {
     FAILS(SEPAX_ERR_NULL, sepax_broadphase_query_aabb(bp, store, nan_box, NULL, 4, odd_count));
     FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_aabb(bp, store, nan_box, ids, 4, odd_count));
     FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_shape(bp, store, 99, 0, ids, 4, odd_count));
+    /* the ray query's NULL ray or hits come before a misaligned *count too */
+    const sepax_ray ray = {{0, 0}, {1, 0}, 1};
+    sepax_ray_hit rh[4];
+    FAILS(SEPAX_ERR_NULL, sepax_broadphase_query_ray(bp, store, NULL, ids, rh, 4, odd_count));
+    FAILS(SEPAX_ERR_NULL, sepax_broadphase_query_ray(bp, store, &ray, ids, NULL, 4, odd_count));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_ray(bp, store, &ray, ids, rh, 4, odd_count));
+    /* a frame's: NULL, then a misaligned *count, then its options */
+    sepax_frame_options bad = {99, NAN, -1, 99};
+    sepax_contacts none = {NULL, NULL, NULL, 0};
+    FAILS(SEPAX_ERR_NULL, sepax_find_contacts(bp, store, NULL, &none, odd_count));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts(bp, store, &bad, &none, odd_count));
     sepax_broadphase_destroy(bp);
     /* hull: NULL, count, too few, non-finite, range, geometry */
     HULL_FAILS(SEPAX_ERR_NULL, NULL, -1);

@@ -283,3 +283,32 @@ Test(lazy, record_queries_refuse_until_a_whole_update) {
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }
+
+/* A lazy frame on an empty store, from a broadphase that never ran one: nothing to mark and no
+ * marks allocated (the ASan + UBSan stage once stopped here on a memset of that NULL row,
+ * which fuzz_scene found), then shapes added and the next lazy frame as brute force has it. */
+Test(lazy, empty_store_then_shapes) {
+    for (uint32_t threads = 1; threads <= 2; threads++) {
+        sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        sepax_shapes *s = sepax_shapes_create(0);
+        cr_assert(bp && s);
+        sepax_pair pairs[4];
+        sepax_contacts out = {pairs, NULL, NULL, 4};
+        size_t count = 99;
+        for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_OVERLAP; test++) {
+            sepax_frame_options o = {test, 0.0f, 0.0f, SEPAX_UPDATE_LAZY};
+            cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
+            cr_assert_eq(count, 0);
+        }
+        uint32_t a, b;
+        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0.0f, 0.0f}, 1.0f, &a), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){1.5f, 0.0f}, 1.0f, &b), SEPAX_OK);
+        sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_LAZY};
+        cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
+        cr_assert_eq(count, 1);
+        cr_assert(pairs[0].a == a && pairs[0].b == b);
+        sepax_shapes_destroy(s);
+        sepax_broadphase_destroy(bp);
+    }
+}

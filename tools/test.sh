@@ -188,7 +188,7 @@ valgrind --tool=helgrind --error-exitcode=1 -q build-test-gcc/tests/sepax-thread
   --threads 3 --pairs 3000 --rounds 1
 
 step "7/7 libFuzzer"
-for t in polygon queries poses; do
+for t in polygon queries poses scene; do
   # (a KEEP=1 folder from before the fuzz targets were part of it would lack them)
   [ -x build-test-asan/tests/fuzz_$t ] || { echo "fuzz_$t was not built"; exit 1; }
   work=$(mktemp -d)
