@@ -76,6 +76,7 @@ typedef struct sepax_world_shape {
 
 /// Reference version of what sepax_shapes_update computes for shape `id`, from its local
 /// shape and pose: compare with sepax_shapes_view and sepax_shapes_aabb after an update.
+/// Errors as sepax_shapes_local's (NULL, then MISALIGNED out, then the id's); nothing written.
 SEPAX_API sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id,
                                        sepax_world_shape *out);
 

@@ -274,6 +274,7 @@ sepax_status sepax_ref_overlap_one(const sepax_shapes *store, uint32_t probe, ui
  * bound the vertices and grow the box by the radius. */
 sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world_shape *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)out % _Alignof(sepax_world_shape)) return SEPAX_ERR_MISALIGNED;
     sepax_local_shape local;
     sepax_pose pose;
     sepax_status st = sepax_shapes_local(store, id, &local);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sepax.h"
+#include "sepax_ref.h"
 #include "workload.h"
 
 #define MARK 0xA5
@@ -1338,6 +1339,7 @@ Test(contract, misaligned_one_outputs) {
     MISALIGNED_OUT_FAILS(sepax_aabb, b, sepax_shapes_aabb(store, 2, b));
     MISALIGNED_OUT_FAILS(sepax_filter, f, sepax_shapes_get_filter(store, 2, f));
     MISALIGNED_OUT_FAILS(sepax_backend, be, sepax_backend_from_name("scalar", be));
+    MISALIGNED_OUT_FAILS(sepax_world_shape, w, sepax_ref_world(store, 2, w));
     /* the broadphase's queries, over a grid that has answers to write */
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
     cr_assert(bp);
