@@ -216,6 +216,15 @@ int main(void) {
                      sepax_broadphase_query_shape(bp, store, 0, 0.0f, ids, 256, &count));
             NO_ALLOC("sepax_broadphase_query_ray",
                      sepax_broadphase_query_ray(bp, store, &rays[0], ids, rhits, 256, &count));
+            sepax_broadphase_stats stats;
+            NO_ALLOC("sepax_broadphase_stats_get", sepax_broadphase_stats_get(bp, &stats));
+            uint32_t *order = malloc(cfg.shapes * sizeof *order);
+            if (!order) return 2;
+            NO_ALLOC("sepax_broadphase_order",
+                     sepax_broadphase_order(bp, store, order, sepax_shapes_count(store)));
+            free(order);
+            /* a grid built again over the same shapes: its buffers are grown already */
+            NO_ALLOC("sepax_broadphase_build, again", sepax_broadphase_build(bp, store, 0.0f));
         } else {
             fprintf(stderr, "FAIL broadphase_create\n");
             failures++;
