@@ -7,7 +7,9 @@
  * velocities, rays, poses): the kernels read the inputs while they write.
  * Every caller buffer, one-object outputs included (*out_id, *moved, a getter's
  * *out, a broadphase query's *count), must be aligned for its type: else
- * SEPAX_ERR_MISALIGNED, checked right after the NULL checks, and nothing written.
+ * SEPAX_ERR_MISALIGNED, checked right after the NULL checks of the call's required
+ * pointers (sepax_find_contacts' result arrays come after its options, and a query's
+ * scratch with its margin), and nothing written.
  * C99, usable from C++. */
 #ifndef SEPAX_H
 #define SEPAX_H
@@ -590,7 +592,8 @@ SEPAX_API void sepax_broadphase_destroy(sepax_broadphase *bp);
 /// What sepax_find_contacts runs on each pair the broadphase finds.
 typedef enum sepax_test {
     /// nothing: the candidate pairs (filters pass, and bounding boxes overlap once the grid has
-    /// grown each by 2^-20 of its coordinates' size plus 2^-62, beyond the margin)
+    /// grown each by 2^-20 of the sum of its four coordinates' magnitudes plus 2^-62, beyond the
+    /// margin)
     SEPAX_TEST_AABB = 0,
     SEPAX_TEST_OVERLAP = 1, ///< sepax_overlap: the pairs that touch
     SEPAX_TEST_COLLIDE = 2, ///< sepax_collide: the pairs that touch, with normal and depth

@@ -269,7 +269,7 @@ static sepax_box_probe ray_box(const sepax_broadphase *bp, const sepax_ray *r, d
 sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_shapes *store,
                                         const sepax_ray *ray, uint32_t *ids, sepax_ray_hit *hits,
                                         size_t capacity, size_t *count) {
-    /* every NULL before any misalignment, as in every call */
+    /* the required pointers' NULL checks before any misalignment, as in the other queries */
     if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;

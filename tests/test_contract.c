@@ -1482,7 +1482,7 @@ Test(contract, order) {
     FAILS(SEPAX_ERR_NULL, sepax_shapes_remove(NULL, 99, (sepax_move *)(void *)(raw + 1)));
     FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_remove(store, 99, (sepax_move *)(void *)(raw + 1)));
     FAILS(SEPAX_ERR_MISALIGNED,
-          sepax_shapes_view(store, 99, (sepax_shape_view *)(void *)(raw + 4)));
+          sepax_shapes_view(store, 99, (sepax_shape_view *)(void *)(raw + 1)));
     FAILS(SEPAX_ERR_MISALIGNED, sepax_shapes_get_pose(store, 99, (sepax_pose *)(void *)(raw + 2)));
     /* broadphase queries: NULL, alignment (ids, then *count), then the box and the grid */
     sepax_broadphase *bp = sepax_broadphase_create(NULL);

@@ -159,6 +159,12 @@ static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax
         size_t again = 0;
         if (sepax_find_contacts(bp, s, o, &out, &again) != SEPAX_OK || again != count)
             fail("frame: the second call lost results");
+        if (!untouched(r->pairs, count * sizeof r->pairs[0], sizeof r->pairs) ||
+            !untouched(r->hits, o->test == SEPAX_TEST_COLLIDE ? count * sizeof r->hits[0] : 0,
+                       sizeof r->hits) ||
+            !untouched(r->mans, o->test == SEPAX_TEST_MANIFOLD ? count * sizeof r->mans[0] : 0,
+                       sizeof r->mans))
+            fail("frame: the second call wrote past its results");
         r->n = count;
     }
     return st;
@@ -280,10 +286,11 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
     memset(hits, MARK, sizeof hits);
     size_t count = 12345;
     sepax_status st = sepax_broadphase_query_shape(bp, s, probe, margin, ids, MAXSHAPES, &count);
+    got = 12345;
     sepax_status st_ray = sepax_broadphase_query_ray(bp, s, &ray, ids, hits, MAXSHAPES, &got);
     if (lazy) {
         if (st != SEPAX_ERR_STALE_WORLD || st_ray != SEPAX_ERR_STALE_WORLD || count != 12345 ||
-            !untouched(ids, 0, sizeof ids) || !untouched(hits, 0, sizeof hits))
+            got != 12345 || !untouched(ids, 0, sizeof ids) || !untouched(hits, 0, sizeof hits))
             fail("a record query after a lazy frame not refused, or it wrote");
         return;
     }
@@ -332,14 +339,15 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (!bp1) {
-        sepax_broadphase_config two = {2, NULL, NULL, 1};
-        bp1 = sepax_broadphase_create(NULL);
-        bp2 = sepax_broadphase_create(&two);
-        if (!bp1 || !bp2) fail("broadphase create");
+    if (!navail)
         for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
             if (sepax_backend_available((sepax_backend)b)) avail[navail++] = (sepax_backend)b;
-    }
+    /* fresh broadphases for every input: a lazy frame's path and the grid's guesses depend on
+     * the frames before, so a finding must not need the inputs run before it */
+    sepax_broadphase_config pair_of_threads = {2, NULL, NULL, 1};
+    bp1 = sepax_broadphase_create(NULL);
+    bp2 = sepax_broadphase_create(&pair_of_threads);
+    if (!bp1 || !bp2) fail("broadphase create");
     reader r = {data, size, 0};
     uint8_t flags = next(&r), capb = next(&r), scb = next(&r), nshapes = next(&r) % 65;
     int test = flags & 3, update_pick = (flags >> 2) & 3, filters = flags & 16;
@@ -409,5 +417,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (o.update == SEPAX_UPDATE_LAZY && sepax_shapes_update(s) != SEPAX_OK) fail("update");
     }
     sepax_shapes_destroy(s);
+    sepax_broadphase_destroy(bp1);
+    sepax_broadphase_destroy(bp2);
     return 0;
 }
