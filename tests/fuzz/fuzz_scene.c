@@ -135,6 +135,16 @@ typedef struct results {
     size_t n;
 } results;
 
+/* Whether every byte of r's arrays past the first `written` results (those the test fills)
+ * still holds the marker. */
+static int untouched_past(const results *r, int test, size_t written) {
+    size_t hits = test == SEPAX_TEST_COLLIDE ? written : 0;
+    size_t mans = test == SEPAX_TEST_MANIFOLD ? written : 0;
+    return untouched(r->pairs, written * sizeof r->pairs[0], sizeof r->pairs) &&
+           untouched(r->hits, hits * sizeof r->hits[0], sizeof r->hits) &&
+           untouched(r->mans, mans * sizeof r->mans[0], sizeof r->mans);
+}
+
 /* The frame with room for `cap`, then (on CAPACITY) for the count it asked for. Returns the
  * first call's status. */
 static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax_frame_options *o,
@@ -145,12 +155,7 @@ static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax
     sepax_status st = sepax_find_contacts(bp, s, o, &out, &count);
     if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY && count != 12345)
         fail("frame: count written on error");
-    size_t written = st == SEPAX_OK ? count : 0;
-    if (!untouched(r->pairs, written * sizeof r->pairs[0], sizeof r->pairs) ||
-        !untouched(r->hits, o->test == SEPAX_TEST_COLLIDE ? written * sizeof r->hits[0] : 0,
-                   sizeof r->hits) ||
-        !untouched(r->mans, o->test == SEPAX_TEST_MANIFOLD ? written * sizeof r->mans[0] : 0,
-                   sizeof r->mans))
+    if (!untouched_past(r, o->test, st == SEPAX_OK ? count : 0))
         fail("frame: wrote on error or past its results");
     r->n = st == SEPAX_OK ? count : 0;
     if (st == SEPAX_ERR_CAPACITY) {
@@ -159,11 +164,7 @@ static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax
         size_t again = 0;
         if (sepax_find_contacts(bp, s, o, &out, &again) != SEPAX_OK || again != count)
             fail("frame: the second call lost results");
-        if (!untouched(r->pairs, count * sizeof r->pairs[0], sizeof r->pairs) ||
-            !untouched(r->hits, o->test == SEPAX_TEST_COLLIDE ? count * sizeof r->hits[0] : 0,
-                       sizeof r->hits) ||
-            !untouched(r->mans, o->test == SEPAX_TEST_MANIFOLD ? count * sizeof r->mans[0] : 0,
-                       sizeof r->mans))
+        if (!untouched_past(r, o->test, count))
             fail("frame: the second call wrote past its results");
         r->n = count;
     }
