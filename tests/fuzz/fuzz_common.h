@@ -3,7 +3,18 @@
 #ifndef SEPAX_FUZZ_COMMON_H
 #define SEPAX_FUZZ_COMMON_H
 
+#include <stddef.h>
+
 #include "sepax.h"
+
+/* Trap, so that libFuzzer records the input; `why` names the check for a reader. */
+_Noreturn void fuzz_fail(const char *why);
+
+/* The byte output buffers are filled with before a call, to see what it wrote. */
+#define FUZZ_MARK 0xC3
+
+/* Whether bytes from .. to-1 of buf all still hold FUZZ_MARK. */
+int fuzz_untouched(const void *buf, size_t from, size_t to);
 
 /* Ids removed during one input, which must be refused from then on. */
 #define FUZZ_MAXDEAD 64

@@ -48,18 +48,12 @@
 #include "sepax_ref.h"
 
 #define MAXSHAPES 16
-#define MARK 0xC3
 
 enum { C_POLYGON, C_ROUNDED, C_CIRCLE, C_CAPSULE, C_BOX };
 static const int ctor_of[8] = {C_POLYGON, C_ROUNDED, C_CIRCLE, C_CAPSULE,
                                C_BOX,     C_ROUNDED, C_CIRCLE, C_CAPSULE};
 
 static sepax_shapes *store;
-
-static void fail(const char *why) {
-    (void)why;
-    __builtin_trap();
-}
 
 static uint32_t bits(float f) {
     uint32_t u;
@@ -117,7 +111,7 @@ static void add_fixed(void) {
     };
     ok &= sepax_shapes_set_poses(store, 0, 8, poses) == SEPAX_OK;
     ok &= sepax_shapes_update(store) == SEPAX_OK;
-    if (!ok) fail("fixed shapes");
+    if (!ok) fuzz_fail("fixed shapes");
 }
 
 /* ---- the status oracle ---- */
@@ -214,12 +208,12 @@ static verdict box_verdict(float hw, float hh) {
 }
 
 static void check_status(sepax_status st, verdict v) {
-    if (st > 0 || st < SEPAX_ERR_MISALIGNED) fail("status out of the enum");
-    if (!sepax_status_str(st)) fail("status name");
+    if (st > 0 || st < SEPAX_ERR_MISALIGNED) fuzz_fail("status out of the enum");
+    if (!sepax_status_str(st)) fuzz_fail("status name");
     if (v.hard) {
-        if (st == SEPAX_OK || !(E(st) & v.hard)) fail("wrong error for bad arguments");
+        if (st == SEPAX_OK || !(E(st) & v.hard)) fuzz_fail("wrong error for bad arguments");
     } else if (st != SEPAX_OK) {
-        if (v.must_accept || !(E(st) & v.maybe)) fail("valid arguments refused");
+        if (v.must_accept || !(E(st) & v.maybe)) fuzz_fail("valid arguments refused");
     }
 }
 
@@ -237,52 +231,52 @@ static void check_normals(const sepax_local_shape *l, int edges) {
         sepax_vec2 a = l->vertex[i], b = l->vertex[(i + 1) % l->count], n = l->normal[i];
         double ex = (double)b.x - a.x, ey = (double)b.y - a.y, el = hypot(ex, ey);
         double len = hypot(n.x, n.y);
-        if (!(fabs(len - 1.0) < 1e-6)) fail("normal not unit");
+        if (!(fabs(len - 1.0) < 1e-6)) fuzz_fail("normal not unit");
         /* outward (right-hand side of the edge) and perpendicular to it */
-        if (!(n.x * ey - n.y * ex > 0.999 * el)) fail("normal not outward");
-        if (!(fabs(n.x * ex + n.y * ey) <= 1e-5 * el)) fail("normal not perpendicular");
+        if (!(n.x * ey - n.y * ex > 0.999 * el)) fuzz_fail("normal not outward");
+        if (!(fabs(n.x * ex + n.y * ey) <= 1e-5 * el)) fuzz_fail("normal not perpendicular");
     }
 }
 
 static void check_local(uint32_t id, const args *a) {
     sepax_local_shape l;
     memset(&l, 0x5a, sizeof l);
-    if (sepax_shapes_local(store, id, &l) != SEPAX_OK) fail("local");
+    if (sepax_shapes_local(store, id, &l) != SEPAX_OK) fuzz_fail("local");
     int kind = a->ctor == C_CIRCLE    ? SEPAX_KIND_CIRCLE
                : a->ctor == C_CAPSULE ? SEPAX_KIND_CAPSULE
                                       : SEPAX_KIND_POLYGON;
-    if (l.kind != kind) fail("kind");
+    if (l.kind != kind) fuzz_fail("kind");
     float radius = a->ctor == C_ROUNDED                          ? a->radius + 0.0f
                    : a->ctor == C_CIRCLE || a->ctor == C_CAPSULE ? a->radius
                                                                  : 0.0f;
-    if (bits(l.radius) != bits(radius)) fail("radius");
+    if (bits(l.radius) != bits(radius)) fuzz_fail("radius");
     int lo = kind == SEPAX_KIND_CIRCLE ? 1 : kind == SEPAX_KIND_CAPSULE ? 2 : 3;
     int hi = kind == SEPAX_KIND_POLYGON ? SEPAX_MAX_VERTS : lo;
     if (a->ctor == C_BOX) lo = hi = 4;
     if (a->ctor == C_POLYGON || a->ctor == C_ROUNDED) hi = a->count < hi ? a->count : hi;
-    if (l.count < lo || l.count > hi) fail("count");
+    if (l.count < lo || l.count > hi) fuzz_fail("count");
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
         if (!isfinite(l.vertex[k].x) || !isfinite(l.vertex[k].y) || !isfinite(l.normal[k].x) ||
             !isfinite(l.normal[k].y))
-            fail("local data not finite");
+            fuzz_fail("local data not finite");
         if (k >= l.count && memcmp(&l.vertex[k], &l.vertex[l.count - 1], sizeof l.vertex[k]))
-            fail("vertex padding");
+            fuzz_fail("vertex padding");
         if (k >= l.count && memcmp(&l.normal[k], &l.normal[l.count - 1], sizeof l.normal[k]))
-            fail("normal padding");
+            fuzz_fail("normal padding");
     }
     if (a->ctor == C_CIRCLE) {
         if (bits(l.vertex[0].x) != bits(a->p0.x) || bits(l.vertex[0].y) != bits(a->p0.y))
-            fail("circle centre");
-        if (bits(l.normal[0].x) != 0 || bits(l.normal[0].y) != 0) fail("circle normal");
+            fuzz_fail("circle centre");
+        if (bits(l.normal[0].x) != 0 || bits(l.normal[0].y) != 0) fuzz_fail("circle normal");
         return;
     }
     if (a->ctor == C_CAPSULE) {
         if (memcmp(&l.vertex[0], &a->p0, sizeof a->p0) ||
             memcmp(&l.vertex[1], &a->p1, sizeof a->p1))
-            fail("capsule ends");
+            fuzz_fail("capsule ends");
         check_normals(&l, 1);
         if (l.normal[1].x != -l.normal[0].x || l.normal[1].y != -l.normal[0].y)
-            fail("capsule far plane");
+            fuzz_fail("capsule far plane");
         return;
     }
     /* polygons: counter-clockwise, convex, unit outward normals */
@@ -300,20 +294,13 @@ static void check_local(uint32_t id, const args *a) {
             for (int k = 0; k < a->count; k++)
                 found |= a->pts[k].x == l.vertex[i].x && a->pts[k].y == l.vertex[i].y;
         }
-        if (!found) fail("vertex not from the input");
+        if (!found) fuzz_fail("vertex not from the input");
     }
-    if (!(area > 0)) fail("not counter-clockwise");
+    if (!(area > 0)) fuzz_fail("not counter-clockwise");
     check_normals(&l, l.count);
 }
 
 /* ---- queries against every stored shape ---- */
-
-static int marked(const void *buf, size_t n) {
-    const uint8_t *p = buf;
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != MARK) return 0;
-    return 1;
-}
 
 /* A bad margin: refused alike by the library and the reference, nothing
  * written. */
@@ -323,19 +310,20 @@ static void check_bad_margin(uint32_t id, float margin) {
     sepax_pair pair = {id, 0};
     uint8_t hit[4];
     sepax_hit out[2];
-    memset(hit, MARK, sizeof hit);
-    memset(out, MARK, sizeof out);
-    if (sepax_ref_overlap_opt(store, &pair, 1, &opt, hit) != want) fail("ref margin overlap");
-    if (sepax_ref_collide_opt(store, &pair, 1, &opt, out) != want) fail("ref margin collide");
-    if (sepax_ref_overlap_one_opt(store, id, 0, 1, &opt, hit) != want) fail("ref margin one");
+    memset(hit, FUZZ_MARK, sizeof hit);
+    memset(out, FUZZ_MARK, sizeof out);
+    if (sepax_ref_overlap_opt(store, &pair, 1, &opt, hit) != want) fuzz_fail("ref margin overlap");
+    if (sepax_ref_collide_opt(store, &pair, 1, &opt, out) != want) fuzz_fail("ref margin collide");
+    if (sepax_ref_overlap_one_opt(store, id, 0, 1, &opt, hit) != want) fuzz_fail("ref margin one");
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
         if (!sepax_backend_available((sepax_backend)b)) continue;
         sepax_set_backend((sepax_backend)b);
-        if (sepax_overlap_opt(store, &pair, 1, &opt, hit) != want) fail("margin overlap");
-        if (sepax_collide_opt(store, &pair, 1, &opt, out) != want) fail("margin collide");
-        if (sepax_overlap_one_opt(store, id, 0, 1, &opt, hit) != want) fail("margin one");
+        if (sepax_overlap_opt(store, &pair, 1, &opt, hit) != want) fuzz_fail("margin overlap");
+        if (sepax_collide_opt(store, &pair, 1, &opt, out) != want) fuzz_fail("margin collide");
+        if (sepax_overlap_one_opt(store, id, 0, 1, &opt, hit) != want) fuzz_fail("margin one");
     }
-    if (!marked(hit, sizeof hit) || !marked(out, sizeof out)) fail("bad margin wrote");
+    if (!fuzz_untouched(hit, 0, sizeof hit) || !fuzz_untouched(out, 0, sizeof out))
+        fuzz_fail("bad margin wrote");
 }
 
 typedef struct answers {
@@ -358,43 +346,46 @@ static void check_queries(uint32_t id, float margin) {
     for (int m = 0; m < 2; m++) {
         sepax_query_options opt = {.margin = margins[m]};
         if (sepax_ref_overlap_opt(store, pairs, np, &opt, want[m].hit) != SEPAX_OK)
-            fail("ref overlap");
+            fuzz_fail("ref overlap");
         if (sepax_ref_collide_opt(store, pairs, np, &opt, want[m].c) != SEPAX_OK)
-            fail("ref collide");
+            fuzz_fail("ref collide");
         if (sepax_ref_collide_manifold_opt(store, pairs, np, &opt, want[m].m) != SEPAX_OK)
-            fail("ref manifold");
+            fuzz_fail("ref manifold");
         if (sepax_ref_overlap_one_opt(store, id, 0, n, &opt, want[m].one) != SEPAX_OK)
-            fail("ref one");
+            fuzz_fail("ref one");
         for (size_t i = 0; i < np; i++) {
-            if (want[m].hit[i] != want[m].c[i].hit) fail("reference overlap and collide disagree");
+            if (want[m].hit[i] != want[m].c[i].hit)
+                fuzz_fail("reference overlap and collide disagree");
             if ((want[m].m[i].count > 0) != want[m].hit[i] || want[m].m[i].count > 2)
-                fail("reference manifold count and overlap disagree");
+                fuzz_fail("reference manifold count and overlap disagree");
             if (want[m].hit[i] &&
                 (memcmp(&want[m].m[i].normal, &want[m].c[i].normal, sizeof want[m].c[i].normal) !=
                      0 ||
                  memcmp(&want[m].m[i].depth, &want[m].c[i].depth, sizeof want[m].c[i].depth) != 0))
-                fail("reference manifold and collide disagree on normal or depth");
+                fuzz_fail("reference manifold and collide disagree on normal or depth");
         }
         for (uint32_t k = 0; k < n; k++)
-            if (want[m].one[k] != want[m].hit[2 * k]) fail("reference one and pairs disagree");
+            if (want[m].one[k] != want[m].hit[2 * k]) fuzz_fail("reference one and pairs disagree");
     }
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
         if (!sepax_backend_available((sepax_backend)b)) continue;
         sepax_set_backend((sepax_backend)b);
         /* a fresh update on this backend gives the same world data */
-        if (sepax_shapes_update(store) != SEPAX_OK) fail("update");
+        if (sepax_shapes_update(store) != SEPAX_OK) fuzz_fail("update");
         for (uint32_t k = 0; k < n; k++) fuzz_same_world(store, sepax_shapes_id(store, k));
         for (int m = 0; m < 2; m++) {
             sepax_query_options opt = {.margin = margins[m]};
-            if (sepax_overlap_opt(store, pairs, np, &opt, got.hit) != SEPAX_OK) fail("overlap");
-            if (memcmp(got.hit, want[m].hit, np) != 0) fail("overlap differs from the reference");
-            if (sepax_collide_opt(store, pairs, np, &opt, got.c) != SEPAX_OK) fail("collide");
-            if (memcmp(got.c, want[m].c, np * sizeof *got.c) != 0) fail("collide differs");
+            if (sepax_overlap_opt(store, pairs, np, &opt, got.hit) != SEPAX_OK)
+                fuzz_fail("overlap");
+            if (memcmp(got.hit, want[m].hit, np) != 0)
+                fuzz_fail("overlap differs from the reference");
+            if (sepax_collide_opt(store, pairs, np, &opt, got.c) != SEPAX_OK) fuzz_fail("collide");
+            if (memcmp(got.c, want[m].c, np * sizeof *got.c) != 0) fuzz_fail("collide differs");
             if (sepax_collide_manifold_opt(store, pairs, np, &opt, got.m) != SEPAX_OK)
-                fail("manifold");
-            if (memcmp(got.m, want[m].m, np * sizeof *got.m) != 0) fail("manifold differs");
-            if (sepax_overlap_one_opt(store, id, 0, n, &opt, got.one) != SEPAX_OK) fail("one");
-            if (memcmp(got.one, want[m].one, n) != 0) fail("overlap_one differs");
+                fuzz_fail("manifold");
+            if (memcmp(got.m, want[m].m, np * sizeof *got.m) != 0) fuzz_fail("manifold differs");
+            if (sepax_overlap_one_opt(store, id, 0, n, &opt, got.one) != SEPAX_OK) fuzz_fail("one");
+            if (memcmp(got.one, want[m].one, n) != 0) fuzz_fail("overlap_one differs");
         }
     }
 }
@@ -408,12 +399,12 @@ static void check_hull(const sepax_vec2 *pts, int have) {
     sepax_status st = sepax_hull(pts, have, out, &n);
     const uint8_t *tail = (const uint8_t *)&out[SEPAX_MAX_VERTS];
     for (size_t i = 0; i < sizeof out[0]; i++)
-        if (tail[i] != 0x5c) fail("hull wrote past SEPAX_MAX_VERTS");
+        if (tail[i] != 0x5c) fuzz_fail("hull wrote past SEPAX_MAX_VERTS");
     if (st != SEPAX_OK) {
-        if (n != -7) fail("hull wrote the count on error");
+        if (n != -7) fuzz_fail("hull wrote the count on error");
         return;
     }
-    if (n < 3 || n > SEPAX_MAX_VERTS) fail("hull count");
+    if (n < 3 || n > SEPAX_MAX_VERTS) fuzz_fail("hull count");
     double size = 0;
     for (int k = 0; k < have; k++)
         for (int m = 0; m < have; m++)
@@ -422,7 +413,7 @@ static void check_hull(const sepax_vec2 *pts, int have) {
     for (int i = 0; i < n; i++) {
         int found = 0;
         for (int k = 0; k < have; k++) found |= pts[k].x == out[i].x && pts[k].y == out[i].y;
-        if (!found) fail("hull vertex not from the input");
+        if (!found) fuzz_fail("hull vertex not from the input");
         sepax_vec2 a = out[i], b = out[(i + 1) % n];
         double len = hypot((double)b.x - a.x, (double)b.y - a.y);
         for (int k = 0; k < have; k++) {
@@ -430,19 +421,19 @@ static void check_hull(const sepax_vec2 *pts, int have) {
                            ((double)b.y - a.y) * ((double)pts[k].x - a.x);
             /* within 2^-20 of the size merged (in x and in y), dropped within it of an edge:
              * at most (1 + sqrt 2) of it outside; 4 of it leaves room for the rounding */
-            if (cross < -4.0 * 0x1p-20 * size * len) fail("input point outside its hull");
+            if (cross < -4.0 * 0x1p-20 * size * len) fuzz_fail("input point outside its hull");
         }
     }
     /* the store takes it, dropping at most a vertex its own test finds straight (sepax.h) */
     uint32_t id;
-    if (sepax_shapes_add_polygon(store, out, n, &id) != SEPAX_OK) fail("store refused a hull");
+    if (sepax_shapes_add_polygon(store, out, n, &id) != SEPAX_OK) fuzz_fail("store refused a hull");
     sepax_shape_view v;
     sepax_shapes_view(store, id, &v);
-    if (v.count > n || v.count < 3) fail("store changed a hull");
+    if (v.count > n || v.count < 3) fuzz_fail("store changed a hull");
     for (int i = 0; i < v.count; i++) {
         int found = 0;
         for (int k = 0; k < n; k++) found |= out[k].x == v.x[i] && out[k].y == v.y[i];
-        if (!found) fail("store took a vertex not from the hull");
+        if (!found) fuzz_fail("store took a vertex not from the hull");
     }
 }
 
@@ -450,7 +441,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     sepax_shapes_destroy(store);
     store = sepax_shapes_create(MAXSHAPES);
-    if (!store) fail("create");
+    if (!store) fuzz_fail("create");
     add_fixed();
 
     args a;
@@ -519,12 +510,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     check_status(st, v);
     if (st != SEPAX_OK) {
-        if (id != 0xdeadbeef || sepax_shapes_count(store) != before) fail("refusal changed state");
+        if (id != 0xdeadbeef || sepax_shapes_count(store) != before)
+            fuzz_fail("refusal changed state");
         return 0;
     }
     if (sepax_shapes_count(store) != before + 1 || id != sepax_shapes_id(store, before) ||
         (id & SEPAX_ID_INDEX_MASK) != before)
-        fail("id");
+        fuzz_fail("id");
     check_local(id, &a);
     fuzz_same_world(store, id); /* world data as the add left it (identity pose) */
     if (!valid_coord(margin)) {

@@ -60,11 +60,6 @@ static sepax_backend avail[SEPAX_BACKEND_COUNT];
 static int navail;
 static fuzz_dead dead = {{0}, 0, MAXDEAD};
 
-static void fail(const char *why) {
-    (void)why;
-    __builtin_trap();
-}
-
 static void restore_store(void) {
     if (!store || changed_shapes) {
         sepax_shapes_destroy(store);
@@ -72,20 +67,20 @@ static void restore_store(void) {
         cfg.shapes = SHAPES;
         cfg.kinds = WL_MIXED;
         store = sepax_shapes_create(cfg.shapes);
-        if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fail("store");
+        if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fuzz_fail("store");
     } else if (moved_poses) {
         sepax_pose identity[SHAPES];
         for (int i = 0; i < SHAPES; i++) identity[i] = (sepax_pose){{0.0f, 0.0f}, {1.0f, 0.0f}};
         if (sepax_shapes_set_poses(store, 0, SHAPES, identity) != SEPAX_OK ||
             sepax_shapes_update(store) != SEPAX_OK)
-            fail("reset poses");
+            fuzz_fail("reset poses");
     }
     moved_poses = changed_shapes = 0;
     dead.n = 0;
     if (!navail) {
         for (int b = 0; b < SEPAX_BACKEND_COUNT; b++)
             if (sepax_backend_available((sepax_backend)b)) avail[navail++] = (sepax_backend)b;
-        if (!navail) fail("no backend");
+        if (!navail) fuzz_fail("no backend");
     }
 }
 
@@ -150,29 +145,31 @@ static void check_queries(uint32_t probe, float margin, sepax_backend only) {
     sepax_query_options opt = {.margin = margin};
     static sepax_hit want[NPAIRS], got[NPAIRS];
     static uint8_t want_o[NPAIRS], got_o[NPAIRS], want_one[MAXSHAPES], got_one[MAXSHAPES];
-    if (sepax_ref_collide_opt(store, pairs, np, &opt, want) != SEPAX_OK) fail("ref collide");
+    if (sepax_ref_collide_opt(store, pairs, np, &opt, want) != SEPAX_OK) fuzz_fail("ref collide");
     if (full && sepax_ref_overlap_opt(store, pairs, np, &opt, want_o) != SEPAX_OK)
-        fail("ref overlap");
+        fuzz_fail("ref overlap");
     if (sepax_ref_overlap_one_opt(store, probe, 0, n, &opt, want_one) != SEPAX_OK)
-        fail("ref overlap_one");
+        fuzz_fail("ref overlap_one");
     sepax_backend keep = sepax_get_backend();
     for (int b = 0; b < navail; b++) {
         if (only != SEPAX_BACKEND_AUTO && avail[b] != only) continue;
         sepax_set_backend(avail[b]);
-        if (sepax_collide_opt(store, pairs, np, &opt, got) != SEPAX_OK) fail("collide");
-        if (memcmp(got, want, np * sizeof *got) != 0) fail("collide differs from the reference");
-        if (full && sepax_overlap_opt(store, pairs, np, &opt, got_o) != SEPAX_OK) fail("overlap");
-        if (full && memcmp(got_o, want_o, np) != 0) fail("overlap differs from the reference");
+        if (sepax_collide_opt(store, pairs, np, &opt, got) != SEPAX_OK) fuzz_fail("collide");
+        if (memcmp(got, want, np * sizeof *got) != 0)
+            fuzz_fail("collide differs from the reference");
+        if (full && sepax_overlap_opt(store, pairs, np, &opt, got_o) != SEPAX_OK)
+            fuzz_fail("overlap");
+        if (full && memcmp(got_o, want_o, np) != 0) fuzz_fail("overlap differs from the reference");
         if (sepax_overlap_one_opt(store, probe, 0, n, &opt, got_one) != SEPAX_OK)
-            fail("overlap_one");
-        if (memcmp(got_one, want_one, n) != 0) fail("overlap_one differs from the reference");
+            fuzz_fail("overlap_one");
+        if (memcmp(got_one, want_one, n) != 0) fuzz_fail("overlap_one differs from the reference");
     }
     sepax_set_backend(keep);
 }
 
 /* Update on the current backend, then every shape's world data. */
 static void update_and_check(void) {
-    if (sepax_shapes_update(store) != SEPAX_OK) fail("update");
+    if (sepax_shapes_update(store) != SEPAX_OK) fuzz_fail("update");
     uint32_t n = sepax_shapes_count(store);
     for (uint32_t i = 0; i < n; i++) fuzz_same_world(store, sepax_shapes_id(store, i));
 }
@@ -199,14 +196,14 @@ static void op_set_poses(uint32_t first, const sepax_pose *poses, size_t n) {
     int valid = first <= count && n <= count - first, unsure = 0;
     for (size_t i = 0; i < n && valid; i++) valid = pose_valid(&poses[i], &unsure);
     sepax_status st = sepax_shapes_set_poses(store, first, n, poses);
-    if (!unsure && (st == SEPAX_OK) != valid) fail("set_poses verdict");
+    if (!unsure && (st == SEPAX_OK) != valid) fuzz_fail("set_poses verdict");
     for (uint32_t i = 0; i < count; i++) {
         sepax_pose now;
         sepax_shapes_get_pose(store, sepax_shapes_id(store, i), &now);
         const sepax_pose *want =
             st == SEPAX_OK && i >= first && i - first < n ? &poses[i - first] : &before[i];
         if (memcmp(&now, want, sizeof now) != 0)
-            fail(st == SEPAX_OK ? "pose not stored" : "refused batch changed a pose");
+            fuzz_fail(st == SEPAX_OK ? "pose not stored" : "refused batch changed a pose");
     }
     if (st == SEPAX_OK && n) moved_poses = 1;
 }
@@ -248,19 +245,20 @@ static void op_add(cursor *c) {
     }
     }
     if (st != SEPAX_OK) {
-        if (id != 0xdeadbeef || sepax_shapes_count(store) != before) fail("refused add changed");
+        if (id != 0xdeadbeef || sepax_shapes_count(store) != before)
+            fuzz_fail("refused add changed");
         return;
     }
     changed_shapes = 1;
     if (sepax_shapes_count(store) != before + 1 || id != sepax_shapes_id(store, before) ||
         (id & SEPAX_ID_INDEX_MASK) != before)
-        fail("add id");
+        fuzz_fail("add id");
     sepax_local_shape l;
     sepax_pose p;
-    if (sepax_shapes_local(store, id, &l) != SEPAX_OK || l.kind != kind) fail("added kind");
+    if (sepax_shapes_local(store, id, &l) != SEPAX_OK || l.kind != kind) fuzz_fail("added kind");
     if (sepax_shapes_get_pose(store, id, &p) != SEPAX_OK || p.position.x != 0.0f ||
         p.position.y != 0.0f || p.rotation.c != 1.0f || p.rotation.s != 0.0f)
-        fail("added pose not the identity");
+        fuzz_fail("added pose not the identity");
     fuzz_same_world(store, id); /* world data from its identity pose, already */
     check_queries(id, 0.0f, sepax_get_backend());
 }
@@ -291,7 +289,7 @@ static void copy_shape(uint32_t id, shape_copy *o) {
         sepax_shapes_aabb(store, id, &o->box) != SEPAX_OK ||
         sepax_shapes_get_filter(store, id, &o->filter) != SEPAX_OK ||
         sepax_shapes_view(store, id, &v) != SEPAX_OK)
-        fail("a live id refused");
+        fuzz_fail("a live id refused");
     o->kind = v.kind;
     o->count = v.count;
     o->planes = v.planes;
@@ -338,27 +336,28 @@ static void op_reorder(int op, int b) {
     }
     memset(ids, 0xab, sizeof ids);
     sepax_status st = sepax_shapes_reorder(store, order, count, ids);
-    if (st != want) fail("reorder verdict");
+    if (st != want) fuzz_fail("reorder verdict");
     if (st != SEPAX_OK) {
         for (uint32_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-            if (ids[i] != 0xababababu) fail("a refused reorder wrote new ids");
+            if (ids[i] != 0xababababu) fuzz_fail("a refused reorder wrote new ids");
         for (uint32_t i = 0; i < n; i++) {
-            if (sepax_shapes_id(store, i) != old_id[i]) fail("a refused reorder changed an id");
+            if (sepax_shapes_id(store, i) != old_id[i])
+                fuzz_fail("a refused reorder changed an id");
             copy_shape(old_id[i], &now);
-            if (memcmp(&now, &before[i], sizeof now) != 0) fail("a refused reorder moved");
+            if (memcmp(&now, &before[i], sizeof now) != 0) fuzz_fail("a refused reorder moved");
         }
         return;
     }
     for (uint32_t j = 0; j < n; j++) {
         uint32_t i = order[j], id = ids[i];
         if ((id & SEPAX_ID_INDEX_MASK) != j || sepax_shapes_id(store, j) != id)
-            fail("reorder's new id");
+            fuzz_fail("reorder's new id");
         copy_shape(id, &now);
-        if (memcmp(&now, &before[i], sizeof now) != 0) fail("a reordered shape changed");
-        if (i == j && id != old_id[i]) fail("a shape that stayed got a new id");
+        if (memcmp(&now, &before[i], sizeof now) != 0) fuzz_fail("a reordered shape changed");
+        if (i == j && id != old_id[i]) fuzz_fail("a shape that stayed got a new id");
         sepax_shape_view v;
         if (i != j && sepax_shapes_view(store, old_id[j], &v) != SEPAX_ERR_STALE_ID)
-            fail("the old id of a moved shape still works");
+            fuzz_fail("the old id of a moved shape still works");
         if (i != j) changed_shapes = 1;
     }
     if (n) check_queries(middle(), 0.5f, sepax_get_backend());

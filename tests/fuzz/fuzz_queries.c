@@ -52,24 +52,11 @@
 
 #define SHAPES 100
 #define MAXN 256
-#define MARK 0xC3
 #define MAXDEAD 32
 
 static sepax_shapes *store;
 static int dirty; /* shapes were removed: rebuild before the next input */
 static fuzz_dead dead = {{0}, 0, MAXDEAD};
-
-static void fail(const char *why) {
-    (void)why;
-    __builtin_trap();
-}
-
-static int untouched(const void *buf, size_t from, size_t to) {
-    const uint8_t *p = buf;
-    for (size_t i = from; i < to; i++)
-        if (p[i] != MARK) return 0;
-    return 1;
-}
 
 static void build_store(void) {
     sepax_shapes_destroy(store);
@@ -77,7 +64,7 @@ static void build_store(void) {
     cfg.shapes = SHAPES;
     cfg.kinds = WL_MIXED;
     store = sepax_shapes_create(cfg.shapes);
-    if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fail("store");
+    if (!store || wl_fill_store(store, &cfg) != SEPAX_OK) fuzz_fail("store");
     dirty = 0;
 }
 
@@ -120,7 +107,7 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
         sepax_broadphase_config two = {2, NULL, NULL, 1};
         bp1 = sepax_broadphase_create(NULL);
         bp2 = sepax_broadphase_create(&two);
-        if (!bp1 || !bp2) fail("broadphase create");
+        if (!bp1 || !bp2) fuzz_fail("broadphase create");
     }
     uint32_t total = sepax_shapes_count(store);
     static sepax_filter filters[SHAPES];
@@ -137,44 +124,46 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
     static sepax_pair pairs[ROOM];
     static sepax_hit hits[ROOM];
     static sepax_manifold mans[ROOM];
-    memset(pairs, MARK, sizeof pairs);
-    memset(hits, MARK, sizeof hits);
-    memset(mans, MARK, sizeof mans);
+    memset(pairs, FUZZ_MARK, sizeof pairs);
+    memset(hits, FUZZ_MARK, sizeof hits);
+    memset(mans, FUZZ_MARK, sizeof mans);
     sepax_contacts out = {pairs, hits, mans, cap};
     size_t count = 12345;
     sepax_broadphase *bp = (data[1] & 2) ? bp2 : bp1;
     sepax_status st = sepax_find_contacts(bp, store, &fo, &out, &count);
     if (test == 4) {
-        if (st != SEPAX_ERR_BAD_OPTION) fail("frame: an unknown test accepted");
+        if (st != SEPAX_ERR_BAD_OPTION) fuzz_fail("frame: an unknown test accepted");
     } else if (!margin_ok) {
-        if (st != margin_err) fail("frame: bad margin not refused");
+        if (st != margin_err) fuzz_fail("frame: bad margin not refused");
     } else if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY) {
-        fail("frame: good arguments refused");
+        fuzz_fail("frame: good arguments refused");
     }
     if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY && count != 12345)
-        fail("frame: count written on error");
+        fuzz_fail("frame: count written on error");
     size_t written = st == SEPAX_OK ? count : 0;
-    if (!untouched(pairs, written * sizeof *pairs, sizeof pairs) ||
-        !untouched(hits, test == SEPAX_TEST_COLLIDE ? written * sizeof *hits : 0, sizeof hits) ||
-        !untouched(mans, test == SEPAX_TEST_MANIFOLD ? written * sizeof *mans : 0, sizeof mans))
-        fail("frame: wrote on error or past the results");
+    if (!fuzz_untouched(pairs, written * sizeof *pairs, sizeof pairs) ||
+        !fuzz_untouched(hits, test == SEPAX_TEST_COLLIDE ? written * sizeof *hits : 0,
+                        sizeof hits) ||
+        !fuzz_untouched(mans, test == SEPAX_TEST_MANIFOLD ? written * sizeof *mans : 0,
+                        sizeof mans))
+        fuzz_fail("frame: wrote on error or past the results");
     if (st == SEPAX_ERR_CAPACITY) {
-        if (count <= cap) fail("frame: CAPACITY with room enough");
+        if (count <= cap) fuzz_fail("frame: CAPACITY with room enough");
         out.capacity = ROOM;
         size_t again;
         st = sepax_find_contacts(bp, store, &fo, &out, &again);
-        if (st != SEPAX_OK || again != count) fail("frame: the second call lost results");
+        if (st != SEPAX_OK || again != count) fuzz_fail("frame: the second call lost results");
     }
     if (fo.update == SEPAX_UPDATE_LAZY && st == SEPAX_OK) {
         /* records of shapes in no candidate pair lag: a query that reads them refuses and
          * writes nothing, until a whole update */
         if (total >= 2) {
-            uint8_t h = MARK;
+            uint8_t h = FUZZ_MARK;
             sepax_pair p = {sepax_shapes_id(store, 0), sepax_shapes_id(store, total - 1)};
-            if (sepax_overlap(store, &p, 1, &h) != SEPAX_ERR_STALE_WORLD || h != MARK)
-                fail("frame: a query after a lazy frame not refused");
+            if (sepax_overlap(store, &p, 1, &h) != SEPAX_ERR_STALE_WORLD || h != FUZZ_MARK)
+                fuzz_fail("frame: a query after a lazy frame not refused");
         }
-        if (sepax_shapes_update(store) != SEPAX_OK) fail("frame: update after a lazy frame");
+        if (sepax_shapes_update(store) != SEPAX_OK) fuzz_fail("frame: update after a lazy frame");
     }
     if (st != SEPAX_OK || test == SEPAX_TEST_AABB) return;
     /* brute force: every pair i < j whose filters meet */
@@ -185,32 +174,33 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
         for (uint32_t j = i + 1; j < total; j++)
             if ((filters[i].category & filters[j].mask) && (filters[j].category & filters[i].mask))
                 all[n++] = (sepax_pair){sepax_shapes_id(store, i), sepax_shapes_id(store, j)};
-    if (sepax_overlap_opt(store, all, n, opt, hit) != SEPAX_OK) fail("frame: brute force");
+    if (sepax_overlap_opt(store, all, n, opt, hit) != SEPAX_OK) fuzz_fail("frame: brute force");
     for (size_t k = 0; k < n; k++) want += hit[k];
     /* collide's hits and the manifolds with points are overlap's hits at the same margin */
-    if (want != count) fail("frame: not brute force's pair count");
+    if (want != count) fuzz_fail("frame: not brute force's pair count");
     static uint8_t seen[SHAPES][SHAPES];
     memset(seen, 0, sizeof seen);
     for (size_t k = 0; k < count; k++) { /* each pair found is one brute force finds */
         uint32_t a = pairs[k].a & SEPAX_ID_INDEX_MASK, b = pairs[k].b & SEPAX_ID_INDEX_MASK;
         if (a >= b || b >= total || pairs[k].a != sepax_shapes_id(store, a) ||
             pairs[k].b != sepax_shapes_id(store, b))
-            fail("frame: a pair not in index order or not live");
-        if (seen[a][b]++) fail("frame: a pair twice");
+            fuzz_fail("frame: a pair not in index order or not live");
+        if (seen[a][b]++) fuzz_fail("frame: a pair twice");
         uint8_t h;
-        if (sepax_overlap_opt(store, &pairs[k], 1, opt, &h) != SEPAX_OK) fail("frame: recheck");
-        if (!h) fail("frame: a pair that does not touch");
+        if (sepax_overlap_opt(store, &pairs[k], 1, opt, &h) != SEPAX_OK)
+            fuzz_fail("frame: recheck");
+        if (!h) fuzz_fail("frame: a pair that does not touch");
         /* and each result is the pair query's, bit for bit */
         if (test == SEPAX_TEST_COLLIDE) {
             sepax_hit one;
             if (sepax_collide_opt(store, &pairs[k], 1, opt, &one) != SEPAX_OK ||
                 memcmp(&one, &hits[k], sizeof one) != 0)
-                fail("frame: a hit not sepax_collide's");
+                fuzz_fail("frame: a hit not sepax_collide's");
         } else if (test == SEPAX_TEST_MANIFOLD) {
             sepax_manifold one;
             if (sepax_collide_manifold_opt(store, &pairs[k], 1, opt, &one) != SEPAX_OK ||
                 memcmp(&one, &mans[k], sizeof one) != 0)
-                fail("frame: a manifold not sepax_collide_manifold's");
+                fuzz_fail("frame: a manifold not sepax_collide_manifold's");
         }
     }
     /* a box query */
@@ -219,7 +209,7 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
     uint32_t ids[SHAPES];
     size_t got;
     if (sepax_broadphase_query_aabb(bp, store, box, ids, SHAPES, &got) != SEPAX_OK)
-        fail("box query refused");
+        fuzz_fail("box query refused");
     size_t inside = 0;
     static uint8_t in_box[SHAPES];
     for (uint32_t i = 0; i < total; i++) {
@@ -229,11 +219,11 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
                     b.lower.y <= box.upper.y && box.lower.y <= b.upper.y;
         inside += in_box[i];
     }
-    if (got != inside) fail("box query: not brute force's count");
+    if (got != inside) fuzz_fail("box query: not brute force's count");
     for (size_t k = 0; k < got; k++) { /* each a live shape in the box, once */
         uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
         if (i >= total || ids[k] != sepax_shapes_id(store, i) || in_box[i] != 1)
-            fail("box query: an id not brute force's, or twice");
+            fuzz_fail("box query: an id not brute force's, or twice");
         in_box[i] = 2;
     }
 }
@@ -297,22 +287,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (extended) vel_b[0].x = opt.margin;
     const sepax_vec2 *pva = (flags & 2) ? NULL : vel_a;
-    memset(want_s, MARK, sizeof want_s);
-    memset(want, MARK, sizeof want);
-    memset(want_c, MARK, sizeof want_c);
-    memset(want_m, MARK, sizeof want_m);
+    memset(want_s, FUZZ_MARK, sizeof want_s);
+    memset(want, FUZZ_MARK, sizeof want);
+    memset(want_c, FUZZ_MARK, sizeof want_c);
+    memset(want_m, FUZZ_MARK, sizeof want_m);
     sepax_status ref = sepax_ref_overlap_opt(store, pp, asked, popt, null_out ? NULL : want);
     sepax_status ref_c = sepax_ref_collide_opt(store, pp, asked, popt, null_out ? NULL : want_c);
-    if (ref != ref_c) fail("reference overlap and collide disagree on status");
+    if (ref != ref_c) fuzz_fail("reference overlap and collide disagree on status");
     sepax_status ref_m =
         sepax_ref_collide_manifold_opt(store, pp, asked, popt, null_out ? NULL : want_m);
-    if (ref != ref_m) fail("reference overlap and manifold disagree on status");
+    if (ref != ref_m) fuzz_fail("reference overlap and manifold disagree on status");
     sepax_status ref_s = sepax_ref_sweep(store, pp, asked, pva, vel_b, null_out ? NULL : want_s);
-    if (ref_s != SEPAX_OK && !untouched(want_s, 0, sizeof want_s))
-        fail("reference sweep wrote on error");
-    if (ref_s == SEPAX_OK && !untouched(want_s, asked * sizeof *want_s, sizeof want_s))
-        fail("reference sweep wrote past n");
-    if (ref_s == SEPAX_OK && asked > MAXN) fail("a sweep count past the buffers accepted");
+    if (ref_s != SEPAX_OK && !fuzz_untouched(want_s, 0, sizeof want_s))
+        fuzz_fail("reference sweep wrote on error");
+    if (ref_s == SEPAX_OK && !fuzz_untouched(want_s, asked * sizeof *want_s, sizeof want_s))
+        fuzz_fail("reference sweep wrote past n");
+    if (ref_s == SEPAX_OK && asked > MAXN) fuzz_fail("a sweep count past the buffers accepted");
     /* rays: from near the store's shapes, any direction, max fractions 0 to 2 */
     static sepax_ray rays[MAXN + 8];
     static uint32_t ray_ids[MAXN + 8];
@@ -329,33 +319,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         *field[data[3] % 5] = opt.margin;
     }
     const sepax_ray *pr = (flags & 16) ? NULL : rays;
-    memset(want_r, MARK, sizeof want_r);
+    memset(want_r, FUZZ_MARK, sizeof want_r);
     sepax_status ref_r = sepax_ref_raycast(store, pr, ray_ids, asked, null_out ? NULL : want_r);
-    if (!untouched(want_r, ref_r == SEPAX_OK ? asked * sizeof *want_r : 0, sizeof want_r))
-        fail("reference raycast wrote on error or past n");
-    if (ref_r == SEPAX_OK && asked > MAXN) fail("a raycast count past the buffers accepted");
+    if (!fuzz_untouched(want_r, ref_r == SEPAX_OK ? asked * sizeof *want_r : 0, sizeof want_r))
+        fuzz_fail("reference raycast wrote on error or past n");
+    if (ref_r == SEPAX_OK && asked > MAXN) fuzz_fail("a raycast count past the buffers accepted");
     /* what the status must be when only the margin or the ids can be wrong */
     if (asked == 0 || (pp && !null_out && asked == n)) {
         if (!margin_ok) {
-            if (ref != margin_err) fail("bad margin not refused");
+            if (ref != margin_err) fuzz_fail("bad margin not refused");
         } else {
             int verdict = 0;
             for (size_t i = 0; i < asked && !verdict; i++) {
                 verdict = id_verdict(pairs[i].a);
                 if (!verdict) verdict = id_verdict(pairs[i].b);
             }
-            if (!check_id_status(ref, verdict)) fail("wrong status for the ids");
+            if (!check_id_status(ref, verdict)) fuzz_fail("wrong status for the ids");
         }
     }
     if (ref != SEPAX_OK &&
-        !(untouched(want, 0, sizeof want) && untouched(want_c, 0, sizeof want_c) &&
-          untouched(want_m, 0, sizeof want_m)))
-        fail("reference wrote on error");
-    if (ref == SEPAX_OK && asked > MAXN) fail("a count past the buffers accepted");
-    if (ref == SEPAX_OK && !(untouched(want, asked, sizeof want) &&
-                             untouched(want_c, asked * sizeof *want_c, sizeof want_c) &&
-                             untouched(want_m, asked * sizeof *want_m, sizeof want_m)))
-        fail("reference wrote past n");
+        !(fuzz_untouched(want, 0, sizeof want) && fuzz_untouched(want_c, 0, sizeof want_c) &&
+          fuzz_untouched(want_m, 0, sizeof want_m)))
+        fuzz_fail("reference wrote on error");
+    if (ref == SEPAX_OK && asked > MAXN) fuzz_fail("a count past the buffers accepted");
+    if (ref == SEPAX_OK && !(fuzz_untouched(want, asked, sizeof want) &&
+                             fuzz_untouched(want_c, asked * sizeof *want_c, sizeof want_c) &&
+                             fuzz_untouched(want_m, asked * sizeof *want_m, sizeof want_m)))
+        fuzz_fail("reference wrote past n");
 
     uint32_t probe;
     if (extended && data[1] >= 0xf0 && dead.n > 0)
@@ -367,32 +357,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t first = data[2] % (total + 4);
     size_t count = (flags & 64) ? (size_t)data[3] * 0x1000000u : data[3];
     uint8_t want_one[MAXN + 64];
-    memset(want_one, MARK, sizeof want_one);
+    memset(want_one, FUZZ_MARK, sizeof want_one);
     sepax_status ref_one =
         sepax_ref_overlap_one_opt(store, probe, first, count, popt, null_out ? NULL : want_one);
     int range_ok = first <= total && count <= total - first && (count == 0 || !null_out);
     if (!margin_ok && is_live(probe) && range_ok && ref_one != margin_err)
-        fail("overlap_one: bad margin not refused");
+        fuzz_fail("overlap_one: bad margin not refused");
     if (margin_ok && !is_live(probe) && !check_id_status(ref_one, id_verdict(probe)))
-        fail("overlap_one: wrong status for the probe");
+        fuzz_fail("overlap_one: wrong status for the probe");
     if (margin_ok && is_live(probe) && range_ok && ref_one != SEPAX_OK)
-        fail("overlap_one: good arguments refused");
-    if (!untouched(want_one, ref_one == SEPAX_OK ? count : 0, sizeof want_one))
-        fail("reference overlap_one wrote on error or past count");
+        fuzz_fail("overlap_one: good arguments refused");
+    if (!fuzz_untouched(want_one, ref_one == SEPAX_OK ? count : 0, sizeof want_one))
+        fuzz_fail("reference overlap_one wrote on error or past count");
     static sepax_ray_hit want_range[MAXN + 8];
-    memset(want_range, MARK, sizeof want_range);
+    memset(want_range, FUZZ_MARK, sizeof want_range);
     sepax_status ref_range =
         sepax_ref_raycast_range(store, pr, first, count, null_out ? NULL : want_range);
-    if (!untouched(want_range, ref_range == SEPAX_OK ? count * sizeof *want_range : 0,
-                   sizeof want_range))
-        fail("reference raycast_range wrote on error or past count");
+    if (!fuzz_untouched(want_range, ref_range == SEPAX_OK ? count * sizeof *want_range : 0,
+                        sizeof want_range))
+        fuzz_fail("reference raycast_range wrote on error or past count");
 
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
         if (!sepax_backend_available((sepax_backend)b)) continue;
         sepax_set_backend((sepax_backend)b);
-        memset(got, MARK, sizeof got);
-        memset(got_c, MARK, sizeof got_c);
-        memset(got_m, MARK, sizeof got_m);
+        memset(got, FUZZ_MARK, sizeof got);
+        memset(got_c, FUZZ_MARK, sizeof got_c);
+        memset(got_m, FUZZ_MARK, sizeof got_m);
         sepax_status st, st_c, st_m, st_one;
         if (extended) {
             st = sepax_overlap_opt(store, pp, asked, popt, null_out ? NULL : got);
@@ -403,32 +393,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             st_c = sepax_collide(store, pp, asked, null_out ? NULL : got_c);
             st_m = sepax_collide_manifold(store, pp, asked, null_out ? NULL : got_m);
         }
-        if (st != ref) fail("overlap status");
-        if (st_c != ref) fail("collide status");
-        if (memcmp(got, want, sizeof got) != 0) fail("overlap output or markers differ");
-        if (memcmp(got_c, want_c, sizeof got_c) != 0) fail("collide output or markers differ");
-        if (st_m != ref) fail("manifold status");
-        if (memcmp(got_m, want_m, sizeof got_m) != 0) fail("manifold output or markers differ");
-        memset(got_s, MARK, sizeof got_s);
+        if (st != ref) fuzz_fail("overlap status");
+        if (st_c != ref) fuzz_fail("collide status");
+        if (memcmp(got, want, sizeof got) != 0) fuzz_fail("overlap output or markers differ");
+        if (memcmp(got_c, want_c, sizeof got_c) != 0) fuzz_fail("collide output or markers differ");
+        if (st_m != ref) fuzz_fail("manifold status");
+        if (memcmp(got_m, want_m, sizeof got_m) != 0)
+            fuzz_fail("manifold output or markers differ");
+        memset(got_s, FUZZ_MARK, sizeof got_s);
         sepax_status st_s = sepax_sweep(store, pp, asked, pva, vel_b, null_out ? NULL : got_s);
-        if (st_s != ref_s) fail("sweep status");
-        if (memcmp(got_s, want_s, sizeof got_s) != 0) fail("sweep output or markers differ");
-        memset(got_r, MARK, sizeof got_r);
+        if (st_s != ref_s) fuzz_fail("sweep status");
+        if (memcmp(got_s, want_s, sizeof got_s) != 0) fuzz_fail("sweep output or markers differ");
+        memset(got_r, FUZZ_MARK, sizeof got_r);
         sepax_status st_r = sepax_raycast(store, pr, ray_ids, asked, null_out ? NULL : got_r);
-        if (st_r != ref_r) fail("raycast status");
-        if (memcmp(got_r, want_r, sizeof got_r) != 0) fail("raycast output or markers differ");
-        memset(got_r, MARK, sizeof got_r);
+        if (st_r != ref_r) fuzz_fail("raycast status");
+        if (memcmp(got_r, want_r, sizeof got_r) != 0) fuzz_fail("raycast output or markers differ");
+        memset(got_r, FUZZ_MARK, sizeof got_r);
         st_r = sepax_raycast_range(store, pr, first, count, null_out ? NULL : got_r);
-        if (st_r != ref_range) fail("raycast_range status");
+        if (st_r != ref_range) fuzz_fail("raycast_range status");
         if (memcmp(got_r, want_range, sizeof got_r) != 0)
-            fail("raycast_range output or markers differ");
-        memset(got, MARK, sizeof got);
+            fuzz_fail("raycast_range output or markers differ");
+        memset(got, FUZZ_MARK, sizeof got);
         if (extended)
             st_one = sepax_overlap_one_opt(store, probe, first, count, popt, null_out ? NULL : got);
         else
             st_one = sepax_overlap_one(store, probe, first, count, null_out ? NULL : got);
-        if (st_one != ref_one) fail("overlap_one status");
-        if (memcmp(got, want_one, sizeof got) != 0) fail("overlap_one output or markers differ");
+        if (st_one != ref_one) fuzz_fail("overlap_one status");
+        if (memcmp(got, want_one, sizeof got) != 0)
+            fuzz_fail("overlap_one output or markers differ");
     }
     check_frame(data, size, popt, margin_ok, margin_err);
     return 0;

@@ -46,12 +46,6 @@
 
 #define MAXSHAPES 64
 #define ROOM (MAXSHAPES * (MAXSHAPES - 1) / 2 + 8)
-#define MARK 0xC3
-
-static void fail(const char *why) {
-    (void)why;
-    __builtin_trap();
-}
 
 typedef struct reader {
     const uint8_t *data;
@@ -65,13 +59,6 @@ static float next_raw(reader *r) {
     float f;
     memcpy(&f, b, sizeof f);
     return f;
-}
-
-static int untouched(const void *buf, size_t from, size_t to) {
-    const uint8_t *b = buf;
-    for (size_t i = from; i < to; i++)
-        if (b[i] != MARK) return 0;
-    return 1;
 }
 
 static sepax_broadphase *bp1, *bp2;
@@ -110,14 +97,14 @@ static void add_shape(sepax_shapes *s, reader *r, float scale, int filters) {
     }
     }
     if (st != SEPAX_OK) {
-        if (sepax_shapes_count(s) != before) fail("a refused add added a shape");
+        if (sepax_shapes_count(s) != before) fuzz_fail("a refused add added a shape");
         return;
     }
     sepax_pose p = {{x, y}, sepax_rot(angle)};
     sepax_shapes_set_poses(s, before, 1, &p); /* a position past the limit: refused, kept */
     if (filters) {
         sepax_filter fl = {1u << (f & 3), (f & 0x80) ? ~0u : (uint32_t)((f >> 2) & 15)};
-        if (sepax_shapes_set_filters(s, before, 1, &fl) != SEPAX_OK) fail("set_filters");
+        if (sepax_shapes_set_filters(s, before, 1, &fl) != SEPAX_OK) fuzz_fail("set_filters");
     }
 }
 
@@ -140,32 +127,32 @@ typedef struct results {
 static int untouched_past(const results *r, int test, size_t written) {
     size_t hits = test == SEPAX_TEST_COLLIDE ? written : 0;
     size_t mans = test == SEPAX_TEST_MANIFOLD ? written : 0;
-    return untouched(r->pairs, written * sizeof r->pairs[0], sizeof r->pairs) &&
-           untouched(r->hits, hits * sizeof r->hits[0], sizeof r->hits) &&
-           untouched(r->mans, mans * sizeof r->mans[0], sizeof r->mans);
+    return fuzz_untouched(r->pairs, written * sizeof r->pairs[0], sizeof r->pairs) &&
+           fuzz_untouched(r->hits, hits * sizeof r->hits[0], sizeof r->hits) &&
+           fuzz_untouched(r->mans, mans * sizeof r->mans[0], sizeof r->mans);
 }
 
 /* The frame with room for `cap`, then (on CAPACITY) for the count it asked for. Returns the
  * first call's status. */
 static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax_frame_options *o,
                               size_t cap, results *r) {
-    memset(r, MARK, sizeof *r);
+    memset(r, FUZZ_MARK, sizeof *r);
     sepax_contacts out = {r->pairs, r->hits, r->mans, cap};
     size_t count = 12345;
     sepax_status st = sepax_find_contacts(bp, s, o, &out, &count);
     if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY && count != 12345)
-        fail("frame: count written on error");
+        fuzz_fail("frame: count written on error");
     if (!untouched_past(r, o->test, st == SEPAX_OK ? count : 0))
-        fail("frame: wrote on error or past its results");
+        fuzz_fail("frame: wrote on error or past its results");
     r->n = st == SEPAX_OK ? count : 0;
     if (st == SEPAX_ERR_CAPACITY) {
-        if (count <= cap || count > ROOM - 8) fail("frame: CAPACITY with room, or too many");
+        if (count <= cap || count > ROOM - 8) fuzz_fail("frame: CAPACITY with room, or too many");
         out.capacity = count;
         size_t again = 0;
         if (sepax_find_contacts(bp, s, o, &out, &again) != SEPAX_OK || again != count)
-            fail("frame: the second call lost results");
+            fuzz_fail("frame: the second call lost results");
         if (!untouched_past(r, o->test, count))
-            fail("frame: the second call wrote past its results");
+            fuzz_fail("frame: the second call wrote past its results");
         r->n = count;
     }
     return st;
@@ -192,9 +179,9 @@ static void check_brute(const sepax_shapes *s, const results *r, int test, float
         uint32_t a = r->pairs[k].a & SEPAX_ID_INDEX_MASK, b = r->pairs[k].b & SEPAX_ID_INDEX_MASK;
         if (a >= b || b >= total || r->pairs[k].a != sepax_shapes_id(s, a) ||
             r->pairs[k].b != sepax_shapes_id(s, b))
-            fail("frame: a pair not in index order or not live");
-        if (seen[a][b]++) fail("frame: a pair twice");
-        if (!meet(s, a, b)) fail("frame: a pair its filters keep apart");
+            fuzz_fail("frame: a pair not in index order or not live");
+        if (seen[a][b]++) fuzz_fail("frame: a pair twice");
+        if (!meet(s, a, b)) fuzz_fail("frame: a pair its filters keep apart");
     }
     sepax_query_options opt = {.margin = margin};
     if (test == SEPAX_TEST_AABB) {
@@ -213,9 +200,9 @@ static void check_brute(const sepax_shapes *s, const results *r, int test, float
         for (uint32_t i = 0; i < total; i++)
             for (uint32_t j = i + 1; j < total; j++) {
                 int must = meet(s, i, j) && boxes_meet(box[i], box[j], grow);
-                if (must && !seen[i][j]) fail("frame: overlapping boxes not a candidate");
+                if (must && !seen[i][j]) fuzz_fail("frame: overlapping boxes not a candidate");
                 if (seen[i][j] && !boxes_meet(box[i], box[j], slack))
-                    fail("frame: a candidate whose boxes are far apart");
+                    fuzz_fail("frame: a candidate whose boxes are far apart");
             }
         return;
     }
@@ -227,24 +214,24 @@ static void check_brute(const sepax_shapes *s, const results *r, int test, float
         for (uint32_t j = i + 1; j < total; j++)
             if (meet(s, i, j))
                 all[n++] = (sepax_pair){sepax_shapes_id(s, i), sepax_shapes_id(s, j)};
-    if (sepax_overlap_opt(s, all, n, &opt, hit) != SEPAX_OK) fail("brute force refused");
+    if (sepax_overlap_opt(s, all, n, &opt, hit) != SEPAX_OK) fuzz_fail("brute force refused");
     for (size_t k = 0; k < n; k++) {
         uint32_t i = all[k].a & SEPAX_ID_INDEX_MASK, j = all[k].b & SEPAX_ID_INDEX_MASK;
-        if (hit[k] != seen[i][j]) fail("frame: not brute force's pairs");
+        if (hit[k] != seen[i][j]) fuzz_fail("frame: not brute force's pairs");
         want += hit[k];
     }
-    if (want != r->n) fail("frame: not brute force's count");
+    if (want != r->n) fuzz_fail("frame: not brute force's count");
     /* the frame's hits and manifolds: the pair queries' on its pairs, bit for bit */
     static sepax_hit hits[ROOM];
     static sepax_manifold mans[ROOM];
     if (test == SEPAX_TEST_COLLIDE &&
         (sepax_collide_opt(s, r->pairs, r->n, &opt, hits) != SEPAX_OK ||
          memcmp(hits, r->hits, r->n * sizeof hits[0])))
-        fail("frame: a hit not sepax_collide's");
+        fuzz_fail("frame: a hit not sepax_collide's");
     if (test == SEPAX_TEST_MANIFOLD &&
         (sepax_collide_manifold_opt(s, r->pairs, r->n, &opt, mans) != SEPAX_OK ||
          memcmp(mans, r->mans, r->n * sizeof mans[0])))
-        fail("frame: a manifold not sepax_collide_manifold's");
+        fuzz_fail("frame: a manifold not sepax_collide_manifold's");
 }
 
 /* The three queries on the last grid against brute force over the shapes. */
@@ -259,7 +246,7 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
     box.upper =
         (sepax_vec2){box.lower.x + (float)next(r) * scale, box.lower.y + (float)next(r) * scale};
     if (sepax_broadphase_query_aabb(bp, s, box, ids, MAXSHAPES, &got) != SEPAX_OK)
-        fail("box query refused");
+        fuzz_fail("box query refused");
     static uint8_t in[MAXSHAPES];
     size_t inside = 0;
     for (uint32_t i = 0; i < total; i++) {
@@ -268,11 +255,11 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
         in[i] = boxes_meet(b, box, 0.0f);
         inside += in[i];
     }
-    if (got != inside) fail("box query: not brute force's count");
+    if (got != inside) fuzz_fail("box query: not brute force's count");
     for (size_t k = 0; k < got; k++) {
         uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
         if (i >= total || ids[k] != sepax_shapes_id(s, i) || in[i] != 1)
-            fail("box query: an id not brute force's, or twice");
+            fuzz_fail("box query: an id not brute force's, or twice");
         in[i] = 2;
     }
 
@@ -283,19 +270,20 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
                      (float)next(r) / 64.0f};
     if (total == 0) return;
     uint32_t probe = sepax_shapes_id(s, pb % total);
-    memset(ids, MARK, sizeof ids);
-    memset(hits, MARK, sizeof hits);
+    memset(ids, FUZZ_MARK, sizeof ids);
+    memset(hits, FUZZ_MARK, sizeof hits);
     size_t count = 12345;
     sepax_status st = sepax_broadphase_query_shape(bp, s, probe, margin, ids, MAXSHAPES, &count);
     got = 12345;
     sepax_status st_ray = sepax_broadphase_query_ray(bp, s, &ray, ids, hits, MAXSHAPES, &got);
     if (lazy) {
         if (st != SEPAX_ERR_STALE_WORLD || st_ray != SEPAX_ERR_STALE_WORLD || count != 12345 ||
-            got != 12345 || !untouched(ids, 0, sizeof ids) || !untouched(hits, 0, sizeof hits))
-            fail("a record query after a lazy frame not refused, or it wrote");
+            got != 12345 || !fuzz_untouched(ids, 0, sizeof ids) ||
+            !fuzz_untouched(hits, 0, sizeof hits))
+            fuzz_fail("a record query after a lazy frame not refused, or it wrote");
         return;
     }
-    if (st_ray != SEPAX_OK) fail("ray query refused");
+    if (st_ray != SEPAX_OK) fuzz_fail("ray query refused");
     static sepax_ray rays[MAXSHAPES];
     static uint32_t every[MAXSHAPES];
     static sepax_ray_hit all[MAXSHAPES];
@@ -303,21 +291,22 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
         rays[i] = ray;
         every[i] = sepax_shapes_id(s, i);
     }
-    if (sepax_raycast(s, rays, every, total, all) != SEPAX_OK) fail("brute force rays refused");
+    if (sepax_raycast(s, rays, every, total, all) != SEPAX_OK)
+        fuzz_fail("brute force rays refused");
     size_t want = 0;
     for (uint32_t i = 0; i < total; i++) want += all[i].hit;
-    if (got != want) fail("ray query: not brute force's count");
+    if (got != want) fuzz_fail("ray query: not brute force's count");
     memset(in, 0, sizeof in);
     for (size_t k = 0; k < got; k++) {
         uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
         if (i >= total || ids[k] != every[i] || in[i]++ ||
             memcmp(&hits[k], &all[i], sizeof hits[k]))
-            fail("ray query: an id or hit not sepax_raycast's, or twice");
+            fuzz_fail("ray query: an id or hit not sepax_raycast's, or twice");
     }
     /* the shape query last: the ray query above wrote over ids */
     if (sepax_broadphase_query_shape(bp, s, probe, margin, ids, MAXSHAPES, &count) != st)
-        fail("shape query: a second call differs");
-    if (st != SEPAX_OK) fail("shape query refused");
+        fuzz_fail("shape query: a second call differs");
+    if (st != SEPAX_OK) fuzz_fail("shape query refused");
     sepax_query_options opt = {.margin = margin};
     uint32_t pi = probe & SEPAX_ID_INDEX_MASK;
     want = 0;
@@ -326,15 +315,16 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
         if (i == pi || !meet(s, pi, i)) continue;
         sepax_pair p = {probe, every[i]};
         uint8_t h = 0;
-        if (sepax_overlap_opt(s, &p, 1, &opt, &h) != SEPAX_OK) fail("brute force shape refused");
+        if (sepax_overlap_opt(s, &p, 1, &opt, &h) != SEPAX_OK)
+            fuzz_fail("brute force shape refused");
         in[i] = h;
         want += h;
     }
-    if (count != want) fail("shape query: not brute force's count");
+    if (count != want) fuzz_fail("shape query: not brute force's count");
     for (size_t k = 0; k < count; k++) {
         uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
         if (i >= total || ids[k] != every[i] || in[i] != 1)
-            fail("shape query: an id not brute force's, or twice");
+            fuzz_fail("shape query: an id not brute force's, or twice");
         in[i] = 2;
     }
 }
@@ -348,15 +338,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sepax_broadphase_config pair_of_threads = {2, NULL, NULL, 1};
     bp1 = sepax_broadphase_create(NULL);
     bp2 = sepax_broadphase_create(&pair_of_threads);
-    if (!bp1 || !bp2) fail("broadphase create");
+    if (!bp1 || !bp2) fuzz_fail("broadphase create");
     reader r = {data, size, 0};
     uint8_t flags = next(&r), capb = next(&r), scb = next(&r), nshapes = next(&r) % 65;
     int test = flags & 3, update_pick = (flags >> 2) & 3, filters = flags & 16;
     float scale = ldexpf(1.0f, (int)(scb % 81) - 40);
     sepax_shapes *s = sepax_shapes_create(0);
-    if (!s) fail("store");
+    if (!s) fuzz_fail("store");
     for (uint32_t i = 0; i < nshapes; i++) add_shape(s, &r, scale, filters);
-    if (sepax_shapes_update(s) != SEPAX_OK) fail("update");
+    if (sepax_shapes_update(s) != SEPAX_OK) fuzz_fail("update");
 
     static const float margins[8] = {0.0f, 0.5f, -0.25f, 2.0f, 1e-6f, -1e-6f, 1e3f, -1e3f};
     static const float cells[6] = {0.0f, 0.01f, 0.5f, 4.0f, 1e3f, 1e-7f};
@@ -383,7 +373,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 uint32_t idx = next(&r) % sepax_shapes_count(s);
                 sepax_move mv;
                 if (sepax_shapes_remove(s, sepax_shapes_id(s, idx), &mv) != SEPAX_OK)
-                    fail("remove");
+                    fuzz_fail("remove");
             }
             uint32_t n = sepax_shapes_count(s);
             for (uint32_t i = 0; i < n; i++) {
@@ -392,30 +382,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 p.position.x += scale * (float)(i % 3);
                 sepax_shapes_set_poses(s, i, 1, &p);
             }
-            if (o.update == SEPAX_UPDATE_NONE && sepax_shapes_update(s) != SEPAX_OK) fail("update");
+            if (o.update == SEPAX_UPDATE_NONE && sepax_shapes_update(s) != SEPAX_OK)
+                fuzz_fail("update");
         }
         sepax_status st = run_frame(bp1, s, &o, capb, &one);
         if (want_err != SEPAX_OK) {
-            if (st != want_err) fail("frame: a bad margin or cell size not refused as such");
+            if (st != want_err) fuzz_fail("frame: a bad margin or cell size not refused as such");
             break;
         }
-        if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY) fail("frame: good arguments refused");
+        if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY) fuzz_fail("frame: good arguments refused");
         /* brute force reads every record: after a lazy frame, a whole update writes the
          * same ones (the poses have not moved) and the rest */
-        if (o.update == SEPAX_UPDATE_LAZY && sepax_shapes_update(s) != SEPAX_OK) fail("update");
+        if (o.update == SEPAX_UPDATE_LAZY && sepax_shapes_update(s) != SEPAX_OK)
+            fuzz_fail("update");
         check_brute(s, &one, test, margin);
         /* two threads, and another backend: the same results in the same order. A lazy frame
          * runs again lazily (the records it skipped stay stale), the others as they are. */
         run_frame(bp2, s, &o, ROOM - 8, &two);
-        if (!same_results(&one, &two, test)) fail("frame: two threads differ from one");
+        if (!same_results(&one, &two, test)) fuzz_fail("frame: two threads differ from one");
         sepax_backend was = sepax_get_backend(); /* one other backend an input: speed */
-        if (sepax_set_backend(avail[(capb + round) % navail]) != SEPAX_OK) fail("set_backend");
+        if (sepax_set_backend(avail[(capb + round) % navail]) != SEPAX_OK) fuzz_fail("set_backend");
         run_frame(bp2, s, &o, ROOM - 8, &other);
-        if (!same_results(&one, &other, test)) fail("frame: a backend differs");
+        if (!same_results(&one, &other, test)) fuzz_fail("frame: a backend differs");
         sepax_set_backend(was);
         run_frame(bp1, s, &o, ROOM - 8, &other); /* bp1's grid is this frame's again */
         check_queries(bp1, s, &r, scale, margin, o.update == SEPAX_UPDATE_LAZY);
-        if (o.update == SEPAX_UPDATE_LAZY && sepax_shapes_update(s) != SEPAX_OK) fail("update");
+        if (o.update == SEPAX_UPDATE_LAZY && sepax_shapes_update(s) != SEPAX_OK)
+            fuzz_fail("update");
     }
     sepax_shapes_destroy(s);
     sepax_broadphase_destroy(bp1);
