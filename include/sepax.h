@@ -56,9 +56,9 @@ extern "C" {
 #define SEPAX_SCRATCH_ALIGN 64u
 /// Most bytes of the calling thread's stack a query given scratch takes (sepax_overlap_opt,
 /// sepax_collide_opt, sepax_overlap_one_opt, sepax_collide_manifold_opt, sepax_sweep_opt,
-/// sepax_raycast_opt, sepax_raycast_range), the broadphase's queries (which need none:
-/// sepax_broadphase_query_aabb, _shape, _ray), and a task of sepax_find_contacts on a caller's
-/// scheduler: for fibers with small stacks. Measured as SEPAX_STACK_BYTES is.
+/// sepax_raycast_opt, sepax_raycast_range), the broadphase's queries and sepax_hull (which need
+/// none: sepax_broadphase_query_aabb, _shape, _ray), and a task of sepax_find_contacts on a
+/// caller's scheduler: for fibers with small stacks. Measured as SEPAX_STACK_BYTES is.
 #define SEPAX_SCRATCH_STACK_BYTES (24u * 1024u)
 
 /// Every call that can fail returns one of these. Negative values are errors.

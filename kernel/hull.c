@@ -5,51 +5,79 @@
 
 #include "polygon.h"
 
-static int by_x_then_y(const void *pa, const void *pb) {
-    const pt *a = pa, *b = pb;
-    if (a->x != b->x) return a->x < b->x ? -1 : 1;
-    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+static int by_x_then_y(sepax_vec2 a, sepax_vec2 b) {
+    if (a.x != b.x) return a.x < b.x ? -1 : 1;
+    if (a.y != b.y) return a.y < b.y ? -1 : 1;
     return 0;
 }
 
-/* p[at] sifted down the max-heap over p[0 .. end). */
-static void sift_down(pt *p, int at, int end) {
+/* idx[at] sifted down the max-heap over idx[0 .. end), points compared through it. */
+static void sift_down(const sepax_vec2 *pts, short *idx, int at, int end) {
     for (;;) {
         int big = at, l = 2 * at + 1, r = l + 1;
-        if (l < end && by_x_then_y(&p[l], &p[big]) > 0) big = l;
-        if (r < end && by_x_then_y(&p[r], &p[big]) > 0) big = r;
+        if (l < end && by_x_then_y(pts[idx[l]], pts[idx[big]]) > 0) big = l;
+        if (r < end && by_x_then_y(pts[idx[r]], pts[idx[big]]) > 0) big = r;
         if (big == at) return;
-        pt t = p[at];
-        p[at] = p[big];
-        p[big] = t;
+        short t = idx[at];
+        idx[at] = idx[big];
+        idx[big] = t;
         at = big;
     }
 }
 
-/* p[0 .. n) by x, then y, in place: a heap sort, since the C library's qsort may allocate
- * (glibc 2.36 mallocs a copy of 64 points or more) and a hull must not, nor take more stack
- * for a buffer. Points that compare equal differ at most in a zero's sign, and this sort puts
- * them in the same order on every platform, where each C library's qsort has its own. */
-static void sort_points(pt *p, int n) {
-    for (int i = n / 2 - 1; i >= 0; i--) sift_down(p, i, n);
+/* idx[0 .. n) ordered by their points' x, then y: a heap sort of indices, since the C
+ * library's qsort may allocate (glibc 2.36 mallocs a copy of 64 points or more) and a hull
+ * must not, and indices take a quarter of the stack the points would. Points that compare
+ * equal differ at most in a zero's sign, and this sort puts them in the same order on every
+ * platform, where each C library's qsort has its own. */
+static void sort_points(const sepax_vec2 *pts, short *idx, int n) {
+    for (int i = n / 2 - 1; i >= 0; i--) sift_down(pts, idx, i, n);
     for (int end = n - 1; end > 0; end--) {
-        pt t = p[0];
-        p[0] = p[end];
-        p[end] = t;
-        sift_down(p, 0, end);
+        short t = idx[0];
+        idx[0] = idx[end];
+        idx[end] = t;
+        sift_down(pts, idx, 0, end);
     }
 }
 
-/* c is no strict left turn from a through b: b leaves the chain. An exact
- * test, not a tolerant one: with a tolerance, points that are collinear but
- * out of order along x (a near-vertical run) can pop the extreme one. The
- * tolerances are applied to the finished outline instead. */
-static int not_left(pt a, pt b, pt c) {
-    return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) <= 0.0;
+/* a + b = *s + *e exactly (Knuth's two-sum, round to nearest, no overflow) */
+static void two_sum(double a, double b, double *s, double *e) {
+    double sum = a + b, bv = sum - a, av = sum - bv;
+    *s = sum;
+    *e = (a - av) + (b - bv);
 }
 
-static int close_to(pt a, pt b, double tol) {
-    return fabs(a.x - b.x) <= tol && fabs(a.y - b.y) <= tol;
+/* The sign of the turn a -> b -> c, (b - a) x (c - a), exactly. Its six products of two
+ * floats are exact in double (48 bits of 53; at most 1e36 by SEPAX_COORD_LIMIT and at least
+ * 2^-298 when not zero), and their sum is kept exactly as an expansion (Shewchuk's
+ * grow-expansion: components that do not overlap, growing in magnitude), whose sign is its
+ * largest nonzero component's. A rounded test would call a nearly straight turn left or
+ * right by rounding, and could keep a point in both chains: an outline folded onto a line,
+ * and a chain longer than the points. */
+int sepax_turn_sign(sepax_vec2 a, sepax_vec2 b, sepax_vec2 c) {
+    const double t[6] = {(double)a.x * b.y,    -((double)a.y * b.x), (double)b.x * c.y,
+                         -((double)b.y * c.x), (double)c.x * a.y,    -((double)c.y * a.x)};
+    double e[6];
+    int m = 0;
+    for (int i = 0; i < 6; i++) {
+        double q = t[i];
+        for (int j = 0; j < m; j++) two_sum(q, e[j], &q, &e[j]);
+        e[m++] = q;
+    }
+    for (int j = m - 1; j >= 0; j--)
+        if (e[j] != 0.0) return e[j] > 0.0 ? 1 : -1;
+    return 0;
+}
+
+/* c is no strict left turn from a through b: b leaves the chain. Exact, and not tolerant:
+ * with a tolerance, points that are collinear but out of order along x (a near-vertical
+ * run) can pop the extreme one. The tolerances are applied to the finished outline. */
+static int not_left(sepax_vec2 a, sepax_vec2 b, sepax_vec2 c) {
+    return sepax_turn_sign(a, b, c) <= 0;
+}
+
+static int close_to(sepax_vec2 a, sepax_vec2 b, double tol) {
+    return fabs((double)a.x - b.x) <= tol && fabs((double)a.y - b.y) <= tol;
 }
 
 sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, int *out_count) {
@@ -62,29 +90,34 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     sepax_status st = sepax_points_check(points, count);
     if (st != SEPAX_OK) return st;
 
-    pt p[SEPAX_HULL_MAX_POINTS]; /* with v below, 26 KB of stack at most */
-    short h[2 * SEPAX_HULL_MAX_POINTS];
-    for (int i = 0; i < count; i++) p[i] = (pt){points[i].x, points[i].y};
-    double size = sepax_points_extent(p, count);
-    if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
-    double tol = SEPAX_REL_TOL * size;
-    sort_points(p, count);
+    /* the points by index (p(i) is the i-th in sorted order), the chains as positions in
+     * that order, then the outline in double: about 11 KiB of stack with the most points */
+    short idx[SEPAX_HULL_MAX_POINTS], h[2 * SEPAX_HULL_MAX_POINTS];
+    for (int i = 0; i < count; i++) idx[i] = (short)i;
+    sort_points(points, idx, count);
+#define P(i) points[idx[(i)]]
 
     int k = 0;
     for (int i = 0; i < count; i++) { /* lower chain */
-        while (k >= 2 && not_left(p[h[k - 2]], p[h[k - 1]], p[i])) k--;
+        while (k >= 2 && not_left(P(h[k - 2]), P(h[k - 1]), P(i))) k--;
         h[k++] = (short)i;
     }
     for (int i = count - 2, lower = k + 1; i >= 0; i--) { /* upper chain */
-        while (k >= lower && not_left(p[h[k - 2]], p[h[k - 1]], p[i])) k--;
+        while (k >= lower && not_left(P(h[k - 2]), P(h[k - 1]), P(i))) k--;
         h[k++] = (short)i;
     }
     k--; /* the upper chain ends on the first point */
 
-    /* As many as h: exactly, a hull has at most count + 1 chain entries, but the turn test
-     * rounds for widely spread floats and may keep a point in both chains. */
-    pt v[2 * SEPAX_HULL_MAX_POINTS];
-    for (int i = 0; i < k; i++) v[i] = p[h[i]];
+    /* At most count entries, so v holds them: with the exact test each chain turns strictly
+     * left at every inner vertex, so the lower chain's inner points lie strictly right of the
+     * line from the first point to the last and the upper chain's strictly left, and no
+     * position is in both. (A rounded test could keep a nearly straight run in both.) */
+    pt v[SEPAX_HULL_MAX_POINTS];
+    for (int i = 0; i < k; i++) v[i] = (pt){P(h[i]).x, P(h[i]).y};
+    /* Every extreme x and y is at a hull vertex: the outline's extent is the points'. */
+    double size = sepax_points_extent(v, k); /* k >= 2: the first point and the last */
+    if (size == 0.0) return SEPAX_ERR_TOO_FEW_POINTS;
+    double tol = SEPAX_REL_TOL * size;
     k = sepax_points_weld(v, NULL, k, tol);
     if (k >= 3) {
         st = sepax_points_drop_straight(v, NULL, &k, size);
@@ -93,11 +126,12 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     }
     if (k < 3) {
         int distinct = 0, third = 0; /* one cluster of points, two, or a line? */
-        for (int i = 1; i < count && !distinct; i++) distinct = !close_to(p[i], p[0], tol);
+        for (int i = 1; i < count && !distinct; i++) distinct = !close_to(P(i), P(0), tol);
         for (int i = 1; i < count && !third; i++)
-            third = !close_to(p[i], p[0], tol) && !close_to(p[i], p[count - 1], tol);
+            third = !close_to(P(i), P(0), tol) && !close_to(P(i), P(count - 1), tol);
         return distinct && third ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_TOO_FEW_POINTS;
     }
+#undef P
     if (k > SEPAX_MAX_VERTS) return SEPAX_ERR_TOO_MANY_VERTS;
 
     /* hull vertices are input points: the floats convert back exactly. The chain starts at
@@ -105,7 +139,7 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
      * the outline starts at the lowest kept one, as the header says. */
     int low = 0;
     for (int i = 1; i < k; i++)
-        if (by_x_then_y(&v[i], &v[low]) < 0) low = i;
+        if (v[i].x < v[low].x || (v[i].x == v[low].x && v[i].y < v[low].y)) low = i;
     sepax_vec2 f[SEPAX_MAX_VERTS];
     for (int i = 0; i < k; i++) {
         pt q = v[(low + i) % k];

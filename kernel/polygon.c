@@ -155,8 +155,8 @@ sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size) {
      * 20 and more tolerances off). Nearest first, so that an arc's apex, the farthest from
      * its neighbours' line, goes last if at all: taken in outline order, the apex could go
      * first and leave a flatter vertex that may no longer go, a sliver of a convex polygon. */
-    unsigned char gone[2 * SEPAX_HULL_MAX_POINTS];
-    double cost[2 * SEPAX_HULL_MAX_POINTS];
+    unsigned char gone[SEPAX_HULL_MAX_POINTS];
+    double cost[SEPAX_HULL_MAX_POINTS];
     int m = *n, left = m;
     if (m > (int)sizeof gone) return SEPAX_ERR_COUNT; /* callers pass at most that many */
     memset(gone, 0, (size_t)m);

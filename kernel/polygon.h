@@ -33,6 +33,10 @@ sepax_status sepax_points_drop_straight(pt *p, int *at, int *n, double size);
  * (x1, y1) and its plane offset, in float, robust to tiny and huge edges. */
 void sepax_edge_plane(float x0, float y0, float x1, float y1, float *nx, float *ny, float *c);
 
+/* The sign of the turn a -> b -> c, (b - a) x (c - a): 1 left, -1 right, 0 straight, exactly
+ * (hull.c). */
+int sepax_turn_sign(sepax_vec2 a, sepax_vec2 b, sepax_vec2 c);
+
 /* Validate user points and build the kernel record: counter-clockwise,
  * welded, without straight-through vertices, padded, with edge planes.
  * Writes *rec and *nverts only on SEPAX_OK. */

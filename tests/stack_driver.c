@@ -156,7 +156,8 @@ static sepax_status run_overlap_one_s(world *w) {
 #undef SCRATCH
 
 static sepax_status run_hull(world *w) {
-    sepax_vec2 pts[SEPAX_HULL_MAX_POINTS], out[SEPAX_MAX_VERTS];
+    /* off the stack, as the other calls' inputs are (in world): the figure is the hull's */
+    static sepax_vec2 pts[SEPAX_HULL_MAX_POINTS], out[SEPAX_MAX_VERTS];
     wl_rng r = {99};
     int n = 0;
     (void)w;
@@ -257,8 +258,8 @@ static const call k_calls[] = {
 };
 
 /* What SEPAX_SCRATCH_STACK_BYTES promises: the queries given scratch, the broadphase's
- * queries (which need none), and the frame (its narrowphase in the broadphase's own work
- * memory), on a caller's scheduler too. */
+ * queries and the hull (which need none), and the frame (its narrowphase in the broadphase's own
+ * work memory), on a caller's scheduler too. */
 static const call k_scratch_calls[] = {
     {"overlap scratch", run_overlap_s},
     {"overlap margin scratch", run_overlap_margin_s},
@@ -273,6 +274,7 @@ static const call k_scratch_calls[] = {
     {"broadphase queries", run_bp_queries},
     {"shapes_set_poses", run_set_poses},
     {"shapes_update", run_update},
+    {"hull", run_hull},
     {"find_contacts manifold", run_frame_manifold},
     {"find_contacts lazy", run_frame_collide_lazy},
     {"find_contacts scheduler", run_frame_scheduler},

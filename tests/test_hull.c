@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "polygon.h" /* sepax_turn_sign */
 #include "sepax.h"
+#include "turns.h"
 #include "workload.h"
 
 #define MARK 0x77
@@ -187,4 +189,27 @@ Test(hull, starts_at_the_lowest_x_vertex) {
             cr_assert(out[0].x < out[i].x || (out[0].x == out[i].x && out[0].y < out[i].y),
                       "set %d: not from the lowest-x vertex", t);
     }
+}
+
+/* The hull's turn test is exact: against known answers worked out in rationals
+ * (tests/gen_turns.py), most of them nearly straight turns at mixed scales where the same
+ * formula in double gets the sign wrong (the hull's test before 2026-11-29; counted below, so
+ * the cases are known to be hard). A rounded test could keep a point in both chains, and the
+ * hull's outline buffer holds the points once. */
+Test(hull, exact_turns) {
+    int n = (int)(sizeof k_turns / sizeof k_turns[0]), rounded_wrong = 0, straight = 0;
+    for (int i = 0; i < n; i++) {
+        const struct turn_case *t = &k_turns[i];
+        sepax_vec2 a = {t->a[0], t->a[1]}, b = {t->b[0], t->b[1]}, c = {t->c[0], t->c[1]};
+        cr_assert_eq(sepax_turn_sign(a, b, c), t->sign, "case %d", i);
+        cr_assert_eq(sepax_turn_sign(b, c, a), t->sign, "case %d, turned", i);
+        cr_assert_eq(sepax_turn_sign(c, b, a), -t->sign, "case %d, reversed", i);
+        double r =
+            ((double)b.x - a.x) * ((double)c.y - a.y) - ((double)b.y - a.y) * ((double)c.x - a.x);
+        rounded_wrong += ((r > 0.0) - (r < 0.0)) != t->sign;
+        straight += t->sign == 0;
+    }
+    cr_assert(n >= 48 && straight >= 8, "%d cases, %d straight", n, straight);
+    cr_assert(rounded_wrong >= 24, "rounding got %d of %d wrong: the cases are not hard",
+              rounded_wrong, n);
 }
