@@ -191,6 +191,47 @@ Test(hull, starts_at_the_lowest_x_vertex) {
     }
 }
 
+/* The outline holds each point once, for as many points as a hull takes: 512 on a parabola
+ * are all corners (the longest chain there is), refused for their count, nothing written. */
+Test(hull, every_point_a_corner) {
+    static sepax_vec2 pts[SEPAX_HULL_MAX_POINTS];
+    for (int i = 0; i < SEPAX_HULL_MAX_POINTS; i++) {
+        float x = (float)(i - SEPAX_HULL_MAX_POINTS / 2);
+        pts[i] = (sepax_vec2){x, x * x}; /* exact: integers below 2^24 */
+    }
+    sepax_vec2 out[SEPAX_MAX_VERTS];
+    memset(out, MARK, sizeof out);
+    int n = -5;
+    cr_assert_eq(sepax_hull(pts, SEPAX_HULL_MAX_POINTS, out, &n), SEPAX_ERR_TOO_MANY_VERTS);
+    cr_assert_eq(n, -5);
+    const uint8_t *bytes = (const uint8_t *)out;
+    for (size_t i = 0; i < sizeof out; i++) cr_assert(bytes[i] == MARK, "out written on error");
+}
+
+/* A corner the rounded turn test lost (one of two in 200,000 random hulls whose result
+ * changed with the exact test): five points share x = -0x1.44766p-50, and the lowest of them,
+ * y = -0x1.99442cp-92, is the hull's corner there (a rational hull of the eleven points has
+ * it, and not its neighbour one float step above, -0x1.99442ap-92, which the rounded test
+ * kept: from the far points the two turns rounded to straight). */
+Test(hull, keeps_the_exact_corner) {
+    const sepax_vec2 pts[11] = {
+        {-0x1.4476b8p-50f, -0x1.74b562p-69f}, {-0x1.44766p-50f, 0x1.1d8fc8p-81f},
+        {-0x1.447654p-50f, 0x1.abedfcp-72f},  {-0x1.44cd84p-50f, -0x1.76e13cp-61f},
+        {-0x1.44753ep-50f, 0x1.38e2bcp-67f},  {-0x1.44766p-50f, -0x1.99420ep-92f},
+        {-0x1.447662p-50f, -0x1.fb307cp-78f}, {-0x1.44766p-50f, -0x1.99442cp-92f},
+        {-0x1.48c4d2p-50f, -0x1.286fbap-57f}, {-0x1.44766p-50f, -0x1.9256fep-92f},
+        {-0x1.44766p-50f, -0x1.99442ap-92f}};
+    sepax_vec2 out[SEPAX_MAX_VERTS];
+    int n = 0, corner = 0;
+    cr_assert_eq(sepax_hull(pts, 11, out, &n), SEPAX_OK);
+    for (int i = 0; i < n; i++) {
+        cr_assert(out[i].x != -0x1.44766p-50f || out[i].y != -0x1.99442ap-92f,
+                  "vertex %d is the point above the corner", i);
+        corner += out[i].x == -0x1.44766p-50f && out[i].y == -0x1.99442cp-92f;
+    }
+    cr_assert_eq(corner, 1, "the corner (-0x1.44766p-50, -0x1.99442cp-92) is not a vertex");
+}
+
 /* The hull's turn test is exact: against known answers worked out in rationals
  * (tests/gen_turns.py), most of them nearly straight turns at mixed scales where the same
  * formula in double gets the sign wrong (the hull's test before 2026-11-29; counted below, so
