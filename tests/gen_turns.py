@@ -2,10 +2,13 @@
 """Known answers for hull::exact_turns (tests/turns.h): triples of float points and the
 exact sign of their turn, (b - a) x (c - a), computed with Python's rationals, so the
 test checks sepax_turn_sign against arithmetic of its own. Most triples are nearly
-collinear at mixed scales, where the same formula in double rounds to the wrong sign.
+collinear at mixed scales, where the same formula in double rounds to the wrong sign; the
+rest are special values (signed zeros, subnormals, the coordinate limit), points a few float
+steps around one base, near-vertical runs and exactly straight lines.
 
     python3 tests/gen_turns.py | clang-format --assume-filename=tests/turns.h > tests/turns.h
 """
+import math
 import random
 import struct
 from fractions import Fraction
@@ -13,6 +16,17 @@ from fractions import Fraction
 
 def f32(x):
     return struct.unpack('f', struct.pack('f', x))[0]
+
+
+def step(x, n):  # n float steps from x (toward +Inf for n > 0), within the coordinate limit
+    for _ in range(abs(n)):
+        if x == 0.0:
+            x = math.copysign(2.0 ** -149, n)
+            continue
+        bits = struct.unpack('<I', struct.pack('<f', x))[0]
+        bits += 1 if (x > 0) == (n > 0) else -1
+        x = struct.unpack('<f', struct.pack('<I', bits))[0]
+    return x if abs(x) <= f32(1e18) else math.copysign(f32(1e18), x)
 
 
 def sign(v):
@@ -57,6 +71,23 @@ def main():
     while len(cases) < 40:  # nearly collinear, whatever rounding says
         t = near_line(rng)
         cases.append(t + (exact(*t),))
+    specials = [0.0, -0.0, 2.0 ** -149, -(2.0 ** -149), 2.0 ** -126 - 2.0 ** -149, 2.0 ** -126,
+                1.0, f32(1.0 + 2.0 ** -23), f32(1.0 - 2.0 ** -24), 3.0, -3.0, f32(1e18),
+                -f32(1e18), step(f32(1e18), -1)]
+    for k in range(40):  # special values: zeros of either sign, subnormals, the limit
+        a, b, c = ((rng.choice(specials), rng.choice(specials)) for _ in range(3))
+        cases.append((a, b, c, exact(a, b, c)))
+    for k in range(40):  # a few float steps around one base, which may be huge or tiny
+        base = f32(rng.choice((-1, 1)) * 10 ** rng.uniform(-44, 18))
+        a, b, c = ((step(base, rng.randint(-3, 3)), step(base, rng.randint(-3, 3)))
+                   for _ in range(3))
+        cases.append((a, b, c, exact(a, b, c)))
+    for k in range(20):  # near-vertical: a and b a step apart in x, c far along the line
+        x = f32(rng.uniform(-1, 1) * 10 ** rng.uniform(-30, 15))
+        y = f32(rng.uniform(-1, 1) * 10 ** rng.uniform(-30, 15))
+        a, b = (x, y), (step(x, 1), step(y, rng.randint(1, 1 << 20)))
+        c = (step(x, rng.randint(-2, 2)), f32(y + (b[1] - y) * rng.uniform(-1e6, 1e6)))
+        cases.append((a, b, c, exact(a, b, c)))
     for k in range(8):  # exactly collinear, at scales from 2^-60 to 2^50
         u = float(2 ** rng.randint(-60, 50))
         a = (f32(-u), f32(3 * u))
