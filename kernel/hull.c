@@ -27,8 +27,8 @@ static void sift_down(const sepax_vec2 *pts, short *idx, int at, int end) {
 
 /* idx[0 .. n) ordered by their points' x, then y: a heap sort of indices, since the C
  * library's qsort may allocate (glibc 2.36 mallocs a copy of 64 points or more) and a hull
- * must not, and indices take a quarter of the stack the points would. Points that compare
- * equal differ at most in a zero's sign, and this sort puts them in the same order on every
+ * must not, and 2-byte indices take an eighth of the stack of the points in double. Points that
+ * compare equal differ at most in a zero's sign, and this sort puts them in the same order on every
  * platform, where each C library's qsort has its own. */
 static void sort_points(const sepax_vec2 *pts, short *idx, int n) {
     for (int i = n / 2 - 1; i >= 0; i--) sift_down(pts, idx, i, n);
@@ -58,8 +58,8 @@ int sepax_turn_sign(sepax_vec2 a, sepax_vec2 b, sepax_vec2 c) {
     /* First in double, as most turns are clear: Shewchuk's bound on that formula's error
      * (orient2d's ccwerrboundA, (3 + 16 eps) eps of |l| + |r|, eps = 2^-53) holds here, the
      * floats being exact in double and no difference or product able to underflow or
-     * overflow; beyond it the rounded sign is the exact one. This halves the hull's cost
-     * (callgrind, 512 points: 589,127 instructions without it). */
+     * overflow; beyond it the rounded sign is the exact one. This cuts the hull's cost by
+     * 44% (callgrind, 512 points: 327,579 instructions, 589,127 without it). */
     double l = ((double)b.x - a.x) * ((double)c.y - a.y);
     double r = ((double)b.y - a.y) * ((double)c.x - a.x);
     double det = l - r, bound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53 * (fabs(l) + fabs(r));
