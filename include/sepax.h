@@ -645,8 +645,9 @@ typedef struct sepax_contacts {
 /// and whose filters pass, run the test on those pairs, and write the pairs that pass it. Pairs
 /// come in grid-cell order, and the result (order included) is the same for every thread count
 /// and scheduler. *count is the number of results; when it exceeds out->capacity the call
-/// returns SEPAX_ERR_CAPACITY, writes nothing into `out`, and a second call with that much room
-/// gets every result. Errors: SEPAX_ERR_NULL (bp, store, options, out, count; an array the test
+/// returns SEPAX_ERR_CAPACITY, writes nothing into `out`, holds none of the results (the
+/// broadphase's memory does not grow for them), and a second call with that much room gets
+/// every result. Errors: SEPAX_ERR_NULL (bp, store, options, out, count; an array the test
 /// needs), SEPAX_ERR_MISALIGNED, SEPAX_ERR_BAD_OPTION (test or update unknown), the margin's
 /// NONFINITE / RANGE, SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE (cell_size), SEPAX_ERR_STALE_WORLD
 /// (SEPAX_UPDATE_NONE with a test that reads records, after a lazy frame), SEPAX_ERR_NOMEM

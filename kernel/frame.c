@@ -646,6 +646,23 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
         bp->phase_ns[BP_PHASE_UPDATE] += lazy_ns;
     }
     bp->sched.parallel_for(pair_task, nchunks, &f, bp->sched.user);
+    /* every chunk counted all its results, kept or not */
+    size_t total = 0, candidates = 0;
+    for (uint32_t i = 0; i < nchunks; i++) {
+        total += bp->chunks[i].count;
+        candidates += bp->chunks[i].candidates;
+    }
+    bp->candidates = candidates;
+    bp->results = total;
+    *count = total;
+    /* Results past the caller's room are never written, so the chunks are not grown for
+     * them: a frame where every shape touches every other (10,000 stacked at one spawn point
+     * make 5e7 pairs) would otherwise hold them all before refusing, gigabytes past the
+     * memory the answer needs (test broadphase::refusal_for_room_grows_nothing). */
+    if (total > out->capacity) {
+        bp->phase_ns[BP_PHASE_PAIRS] = sepax_clock_ns() - t2 - lazy_ns;
+        return SEPAX_ERR_CAPACITY;
+    }
     uint32_t nredo = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
         bp_chunk *c = &bp->chunks[i];
@@ -657,17 +674,8 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
         f.items = bp->redo;
         bp->sched.parallel_for(pair_task, nredo, &f, bp->sched.user);
     }
-    size_t total = 0, candidates = 0;
-    for (uint32_t i = 0; i < nchunks; i++) {
-        total += bp->chunks[i].count;
-        candidates += bp->chunks[i].candidates;
-    }
-    bp->candidates = candidates;
-    bp->results = total;
-    *count = total;
     uint64_t t3 = sepax_clock_ns();
     bp->phase_ns[BP_PHASE_PAIRS] = t3 - t2 - lazy_ns;
-    if (total > out->capacity) return SEPAX_ERR_CAPACITY;
     size_t at = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
         bp->chunks[i].at = at;

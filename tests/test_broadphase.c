@@ -601,6 +601,52 @@ Test(broadphase, too_small_a_buffer_loses_nothing) {
     sepax_shapes_destroy(s);
 }
 
+/* A frame refused for room holds none of the results it will not write: 800 circles stacked at
+ * one point (a burst from one spawn point) make 319,600 pairs, and the broadphase's memory
+ * stays below what keeping them would take (before, it grew every chunk to hold its results
+ * and ran it again: 30,000 stacked shapes took 3.5 GB to answer SEPAX_ERR_CAPACITY). The call
+ * again with room gets every pair, for each test. */
+Test(broadphase, refusal_for_room_grows_nothing) {
+    const uint32_t n = 800;
+    const size_t pairs = (size_t)n * (n - 1) / 2;
+    sepax_shapes *s = sepax_shapes_create(n);
+    uint32_t id;
+    for (uint32_t i = 0; i < n; i++)
+        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){5.0f, 5.0f}, 1.0f, &id), SEPAX_OK);
+    const int tests[] = {SEPAX_TEST_AABB, SEPAX_TEST_OVERLAP, SEPAX_TEST_COLLIDE,
+                         SEPAX_TEST_MANIFOLD};
+    for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++) {
+        sepax_broadphase *bp = sepax_broadphase_create(NULL);
+        sepax_frame_options o = {tests[t], 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+        sepax_contacts none = {NULL, NULL, NULL, 0};
+        size_t count = 0;
+        sepax_broadphase_stats before, after;
+        cr_assert_eq(sepax_find_contacts(bp, s, &o, &none, &count), SEPAX_ERR_CAPACITY);
+        cr_assert_eq(count, pairs, "test %d: %zu results", tests[t], count);
+        cr_assert_eq(sepax_broadphase_stats_get(bp, &before), SEPAX_OK);
+        cr_assert(before.bytes < pairs * sizeof(sepax_pair),
+                  "test %d: %zu bytes held to refuse %zu pairs", tests[t], before.bytes, pairs);
+        cr_assert_eq(sepax_find_contacts(bp, s, &o, &none, &count), SEPAX_ERR_CAPACITY);
+        cr_assert_eq(sepax_broadphase_stats_get(bp, &after), SEPAX_OK);
+        cr_assert_eq(after.bytes, before.bytes, "test %d: a second refusal grew", tests[t]);
+        sepax_status st;
+        result_set got = frame_with(bp, s, &o, count, &st);
+        cr_assert_eq(st, SEPAX_OK, "test %d: %s", tests[t], sepax_status_str(st));
+        cr_assert_eq(got.n, pairs);
+        unsigned char *seen = calloc((size_t)n * n, 1); /* every pair of the n, once each */
+        for (size_t k = 0; k < got.n; k++) {
+            uint32_t a = got.pairs[k].a, b = got.pairs[k].b;
+            cr_assert(a < b && b < n, "test %d: pair %zu is (%u, %u)", tests[t], k, a, b);
+            cr_assert(!seen[(size_t)a * n + b], "test %d: pair %zu repeated", tests[t], k);
+            seen[(size_t)a * n + b] = 1;
+        }
+        free(seen);
+        free_set(&got);
+        sepax_broadphase_destroy(bp);
+    }
+    sepax_shapes_destroy(s);
+}
+
 /* The same with the shapes moving and the frame updating the world data: a call refused for
  * room (its update done, as the contract says) and the call again with room must give every
  * result for the new poses, whether the second call updates again or not (SEPAX_UPDATE_NONE,
