@@ -174,6 +174,7 @@ void sepax_blocks_refresh_all(sepax_shapes *s) {
 
 void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
     uint32_t blk = i / L;
+    int rows_before = sepax_info_rows(s->info[blk]);
     s->info[blk] = block_info_of(s, blk);
     /* Rows already behind the records (a frame's SEPAX_UPDATE_FRAME, which a game runs
      * every frame, leaves them so) stay behind: nothing reads them until a whole update
@@ -182,7 +183,10 @@ void sepax_block_refresh(sepax_shapes *s, uint32_t i) {
     if (s->rows_stale) return;
     /* An update writes only the rows queries read (sepax_block_rows, store.h): with two
      * blocks a step, the neighbours' too. Rows it skipped are stale; when this block
-     * gains rows, they and its neighbours' must show the last update. */
+     * gains rows, they and its neighbours' must show the last update. While it gains none,
+     * every row a step reads was written, and the lanes that changed have been written by
+     * the caller (an add's transform, a removal's lane from its record). */
+    if (sepax_info_rows(s->info[blk]) <= rows_before) return;
     for (uint32_t b = blk ? blk - 1 : 0; b <= blk + 1 && b * L < s->count; b++)
         block_rows_from_records(s, b);
 }
@@ -293,6 +297,26 @@ static void move_lane(float *arr, size_t nrows, uint32_t to, uint32_t from) {
     }
 }
 
+/* Zero lane i of every row of a transposed block array. */
+static void zero_lane(float *arr, size_t nrows, uint32_t i) {
+    float *rows = arr + (size_t)(i / L) * nrows * L;
+    for (size_t r = 0; r < nrows; r++) rows[r * L + i % L] = 0.0f;
+}
+
+/* Lane i of the transposed world rows from shape i's record, every row. */
+static void lane_rows_from_record(sepax_shapes *s, uint32_t i) {
+    sepax_poly_block *w = &s->block[i / L];
+    const sepax_poly_rec *r = &s->rec[i];
+    unsigned lane = i % L;
+    for (int v = 0; v < SEPAX_MAX_VERTS; v++) {
+        w->x[v][lane] = r->x[v];
+        w->y[v][lane] = r->y[v];
+        w->nx[v][lane] = r->nx[v];
+        w->ny[v][lane] = r->ny[v];
+        w->c[v][lane] = r->c[v];
+    }
+}
+
 sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
     if (!store) return SEPAX_ERR_NULL;
     if ((uintptr_t)moved % _Alignof(sepax_move)) return SEPAX_ERR_MISALIGNED; /* NULL passes */
@@ -312,14 +336,18 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
             if (i != last) memcpy(a + i * n, a + (size_t)last * n, n);
             memset(a + (size_t)last * n, 0, n);
             break;
-        case SEPAX_ARRAY_LANES:
-        case SEPAX_ARRAY_WORLD_ROWS: /* rewritten by the refresh below, but for the lane vacated */
-            move_lane((float *)(void *)a, n / sizeof(float), i, last);
+        case SEPAX_ARRAY_LANES: move_lane((float *)(void *)a, n / sizeof(float), i, last); break;
+        case SEPAX_ARRAY_WORLD_ROWS:
+            /* the vacated lane zeroed; the hole's lane from the moved record (the rows of
+             * the last index may lack rows its new block reads), unless the rows are stale,
+             * when the next whole update writes them */
+            zero_lane((float *)(void *)a, n / sizeof(float), last);
             break;
         case SEPAX_ARRAY_BLOCK_INFO: /* by the refresh below */
         case SEPAX_ARRAY_INDEX: /* below */ break;
         }
     }
+    if (i != last && !s->rows_stale) lane_rows_from_record(s, i);
     /* new generations: index i holds another shape (or none), and index
      * `last` is vacated, so neither old id names anything any more */
     s->gen[i]++;

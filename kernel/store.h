@@ -201,10 +201,12 @@ sepax_allocator sepax_libc_allocator(void);
  * - The update writes, per block, the rows any step holding it reads, on any backend
  *   (sepax_block_rows with SEPAX_STEP_BLOCKS_MAX): the neighbours' rows too, even on a
  *   backend of one block a step, since the store may be queried after a backend switch.
- * - sepax_block_refresh rewrites a changed block and both neighbours from the records
- *   (which hold every row), whatever the backend, so no step reads a row an update
- *   skipped when the block's counts were smaller; while rows_stale is set no step reads
- *   the rows at all, and it leaves them to the whole update that clears the flag. */
+ * - An add or a removal writes the lanes it changes, every row (an add's transform, a
+ *   removal's moved lane from its record, the vacated lane zeroed); when the changed block
+ *   gains rows, sepax_block_refresh rewrites it and both neighbours from the records (which
+ *   hold every row), whatever the backend, so no step reads a row an update skipped when
+ *   the block's counts were smaller; while rows_stale is set no step reads the rows at all,
+ *   and both leave them to the whole update that clears the flag. */
 #define SEPAX_STEP_BLOCKS_MAX 2 /* the most blocks a range query's step takes (AVX-512) */
 
 static inline int sepax_info_rows(sepax_block_info i) { return i.maxv > i.maxp ? i.maxv : i.maxp; }
@@ -226,9 +228,10 @@ static inline int sepax_block_rows(const sepax_shapes *s, size_t b, size_t nbloc
     return rows > 0 ? rows : 1;
 }
 
-/* Recompute the sepax_block_info of the block holding index i, and rewrite
- * its transposed world rows, and its neighbours', from the per-shape records (unless the
- * rows are stale already, rows_stale). */
+/* Recompute the sepax_block_info of the block holding index i, and when the block gains
+ * rows, rewrite its transposed world rows, and its neighbours', from the per-shape records
+ * (unless the rows are stale already, rows_stale). The caller has written the lanes it
+ * changed. */
 void sepax_block_refresh(sepax_shapes *s, uint32_t i);
 
 /* The same for every block of the store (after shapes moved between blocks). */

@@ -457,3 +457,75 @@ Test(remove, stale_rows_stay_stale_until_a_whole_update) {
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }
+
+/* A shape of a random kind with from 1 to 8 rows, somewhere in a 12 x 8 field: mostly
+ * circles, capsules, triangles and boxes (1 to 4 rows), so that most blocks are read 4 rows
+ * deep or fewer, and now and then a hexagon or an octagon that makes its block gain rows. */
+static void add_random_shape(sepax_shapes *s, wl_rng *r) {
+    float x = 12.0f * wl_unit(r), y = 8.0f * wl_unit(r), size = 0.4f + 1.2f * wl_unit(r);
+    uint32_t id;
+    static const int kinds[20] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 4, 5};
+    int kind = kinds[wl_range(r, 0, 19)];
+    sepax_status st;
+    if (kind == 0) {
+        st = sepax_shapes_add_circle(s, (sepax_vec2){x, y}, size, &id);
+    } else if (kind == 1) {
+        st = sepax_shapes_add_capsule(s, (sepax_vec2){x, y}, (sepax_vec2){x + size, y + 0.5f}, 0.3f,
+                                      &id);
+    } else {
+        static const int verts[4] = {3, 4, 6, 8};
+        int nv = verts[kind - 2];
+        sepax_vec2 p[8];
+        for (int k = 0; k < nv; k++) {
+            sepax_rotation q = sepax_rot(6.2831853f * (float)k / (float)nv + wl_unit(r) * 0.3f);
+            p[k] = (sepax_vec2){x + size * q.c, y + size * q.s};
+        }
+        st = sepax_shapes_add_polygon(s, p, nv, &id);
+    }
+    cr_assert_eq(st, SEPAX_OK, "add of kind %d: %s", kind, sepax_status_str(st));
+}
+
+/* Adds and removals keep the transposed rows current by writing only the lanes they change,
+ * and rewrite whole blocks (and their neighbours) from the records only when a block gains
+ * rows. A random churn of every kind, from 1 to 8 rows, with the poses moved and updated now
+ * and then, and now and then a frame that leaves the rows stale: after every operation the
+ * range queries that read the rows (overlap_one, raycast_range) agree with the reference. */
+Test(remove, random_churn_keeps_the_rows_current) {
+    sepax_shapes *s = sepax_shapes_create(16);
+    cr_assert(s);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    wl_rng r = {0x5eed};
+    size_t hits = 0, stale_ops = 0;
+    for (int i = 0; i < 24; i++) add_random_shape(s, &r);
+    for (int op = 0; op < 400; op++) {
+        uint32_t n = sepax_shapes_count(s);
+        int what = wl_range(&r, 0, 99);
+        if (what < 40 && n < 60) {
+            add_random_shape(s, &r);
+        } else if (what < 85 && n > 1) {
+            uint32_t at = (uint32_t)wl_range(&r, 0, (int)n - 1);
+            cr_assert_eq(sepax_shapes_remove(s, sepax_shapes_id(s, at), NULL), SEPAX_OK);
+        } else if (what < 95) {
+            move_all(s, 0.5f * wl_unit(&r), 6.0f * wl_unit(&r)); /* new poses, rows current */
+        } else { /* a frame: records only, the rows stale until the next whole update */
+            sepax_pose pose[64];
+            for (uint32_t k = 0; k < n; k++)
+                pose[k] = (sepax_pose){{0.3f * wl_unit(&r), 0.2f}, sepax_rot(wl_unit(&r))};
+            cr_assert_eq(sepax_shapes_set_poses(s, 0, n, pose), SEPAX_OK);
+            sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+            sepax_contacts none = {NULL, NULL, NULL, 0};
+            size_t count;
+            sepax_status st = sepax_find_contacts(bp, s, &o, &none, &count);
+            cr_assert(st == SEPAX_OK || st == SEPAX_ERR_CAPACITY, "%s", sepax_status_str(st));
+            stale_ops++;
+            if (wl_range(&r, 0, 1)) cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+        }
+        hits += check_blocks(s, "churn");
+    }
+    cr_log_info("rows churn: %zu hits, %zu frames", hits, stale_ops);
+    cr_expect(hits > 4000, "too few overlaps (%zu) to mean much", hits);
+    cr_expect(stale_ops > 5);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
