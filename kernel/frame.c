@@ -386,7 +386,7 @@ static size_t pair_cross(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
 
 /* A large owner: in every group it meets, every cell a small box overlapping its own could
  * be keyed in (from a cell before its lower corner's to its upper corner's); then the
- * large shapes after it. */
+ * large shapes after it up to the last keyed in the column of its box's upper x. */
 static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
     const sepax_broadphase *bp = f->bp;
     owner o = owner_at(bp, p);
@@ -397,7 +397,17 @@ static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
             if (!bp->grouped || sepax_filters_meet(lf, bp->group_filter[g]))
                 m = pair_cells(f, w, m, c, &o, g, sp.x0, sp.x1, sp.y0, sp.y1);
     }
-    return pair_run(f, w, m, c, &o, p + 1, bp->n);
+    /* the first large box keyed in a column past that of hix[p] (the large are in column
+     * order, grid.c's sort_large): it, and every one after it, starts past hix[p] */
+    uint32_t lo = p + 1, hi = bp->n, last = sepax_grid_col(bp, (double)bp->hix[p]);
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (sepax_grid_col(bp, (double)bp->lox[mid]) <= last)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return pair_run(f, w, m, c, &o, p + 1, lo);
 }
 
 static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {

@@ -518,6 +518,27 @@ static int sort_keys(sepax_broadphase *bp, const sepax_shapes *s, uint32_t nkeys
     return 1;
 }
 
+/* The large shapes (sorted positions lo .. hi-1) by the grid column of their boxes' lower x
+ * (a stable counting sort: within a column, in index order). A large owner then pairs only
+ * with the large shapes after it up to the last in the column of its own box's upper x
+ * (frame.c's pair_large): a box keyed in a later column starts past its end. Before, it
+ * paired with every one after it, and thousands of large shapes cost the square of their
+ * number. The build fills `cat` and `mask` only after this, and is done with `key`: the
+ * columns go in `key`, the list as it was in `mask`, the counts in `sort_at` (nkeys + 1 >= nx
+ * + 1 of them). */
+static void sort_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi) {
+    uint32_t m = hi - lo, *col = bp->key, *was = bp->mask, *at = bp->sort_at, *sid = bp->sid + lo;
+    if (m < 2) return;
+    memset(at, 0, (bp->nx + 1) * sizeof *at);
+    for (uint32_t j = 0; j < m; j++) {
+        was[j] = sid[j];
+        col[j] = sepax_grid_col(bp, (double)bp->ubox[sepax_id_index(sid[j])].lx);
+        at[col[j] + 1]++;
+    }
+    for (uint32_t x = 0; x < bp->nx; x++) at[x + 1] += at[x];
+    for (uint32_t j = 0; j < m; j++) sid[at[col[j]]++] = was[j];
+}
+
 /* Whether lower corners over minx .. maxy need more cells of this size than the budget. */
 static int over_budget(double minx, double miny, double maxx, double maxy, float cell,
                        double budget) {
@@ -739,6 +760,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     if (!sort_keys(bp, s, (uint32_t)ncells, ranges)) return SEPAX_ERR_NOMEM;
     bp->nsmall = nsmall;
     bp->n = n;
+    sort_large(bp, nsmall, n);
     run_step(&ctx, columns_step);
     float *cols4[4] = {bp->lox, bp->loy, bp->hix, bp->hiy};
     for (int c = 0; c < 4; c++) memset(cols4[c] + n, 0, BP_PAD * sizeof(float));

@@ -398,6 +398,63 @@ static sepax_shapes *circle_store(uint32_t n, float radius, float wide, uint64_t
     return s;
 }
 
+/* Hundreds of large shapes: each large owner pairs only with the large shapes after it up to
+ * the last keyed in the column of its box's upper x (the large list in column order,
+ * grid.c's sort_large). 400 random walls and bosses among 1,500 small shapes, and a 12 x 12
+ * lattice of large squares sharing edges and corners exactly (each touching its 8
+ * neighbours), among small circles: every pair brute force finds, for every test, at two
+ * margins, and the same results on 1 to 3 threads. */
+Test(broadphase, many_large_shapes_match_brute_force) {
+    sepax_shapes *stores[2] = {make_store(1500, 31, 400), sepax_shapes_create(1200)};
+    uint32_t id;
+    for (int i = 0; i < 144; i++) {
+        float x = 5.0f * (float)(i % 12), y = 5.0f * (float)(i / 12);
+        sepax_vec2 sq[4] = {{x, y}, {x + 5.0f, y}, {x + 5.0f, y + 5.0f}, {x, y + 5.0f}};
+        cr_assert_eq(sepax_shapes_add_polygon(stores[1], sq, 4, &id), SEPAX_OK);
+    }
+    wl_rng r = {99};
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(sepax_shapes_add_circle(stores[1],
+                                             (sepax_vec2){60.0f * wl_unit(&r), 60.0f * wl_unit(&r)},
+                                             0.3f, &id),
+                     SEPAX_OK);
+    cr_assert_eq(sepax_shapes_update(stores[1]), SEPAX_OK);
+    for (int which = 0; which < 2; which++) {
+        sepax_shapes *s = stores[which];
+        sepax_broadphase *bp = sepax_broadphase_create(NULL);
+        const float margins[] = {0.0f, 0.25f};
+        for (int mi = 0; mi < 2; mi++) {
+            result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, margins[mi]);
+            expect_candidates(s, c, margins[mi]);
+            free_set(&c);
+            for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
+                result_set got = frame_ok(bp, s, test, margins[mi]);
+                result_set want = brute(s, test, margins[mi]);
+                char what[64];
+                snprintf(what, sizeof what, "store %d, test %d, margin %g", which, test,
+                         (double)margins[mi]);
+                expect_same_set(s, got, want, test, what);
+                cr_assert(want.n > 300, "%s: only %zu contacts, a weak check", what, want.n);
+                for (uint32_t threads = 2; threads <= 3; threads++) {
+                    sepax_broadphase_config cfg = {threads, NULL, NULL, 0};
+                    sepax_broadphase *more = sepax_broadphase_create(&cfg);
+                    result_set again = frame_ok(more, s, test, margins[mi]);
+                    expect_identical(again, got, test, what);
+                    free_set(&again);
+                    sepax_broadphase_destroy(more);
+                }
+                free_set(&got);
+                free_set(&want);
+            }
+        }
+        sepax_broadphase_stats st;
+        cr_assert_eq(sepax_broadphase_stats_get(bp, &st), SEPAX_OK);
+        cr_assert(st.large >= (which ? 144u : 300u), "store %d: %u large", which, st.large);
+        sepax_broadphase_destroy(bp);
+        sepax_shapes_destroy(s);
+    }
+}
+
 /* The grid sorts small shapes from large with the last automatic build's limit as a guess,
  * and sorts them again when the guess was wrong: a broadphase reused across stores of other
  * sizes (and builds with a given cell between) gives a fresh one's results, order and grid.
