@@ -219,26 +219,31 @@ static void expect_candidates(const sepax_shapes *s, result_set got, float margi
     free(sorted);
 }
 
+/* The frame's candidates, and its results for every test, at `margin` against brute force;
+ * each test finds more than `least` contacts (else the check is weak). */
+static void expect_brute_force(sepax_broadphase *bp, sepax_shapes *s, float margin,
+                               const char *label, size_t least) {
+    result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, margin);
+    expect_candidates(s, c, margin);
+    free_set(&c);
+    for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
+        result_set got = frame_ok(bp, s, test, margin);
+        result_set want = brute(s, test, margin);
+        char what[96];
+        snprintf(what, sizeof what, "%s, test %d, margin %g", label, test, (double)margin);
+        expect_same_set(s, got, want, test, what);
+        cr_assert(want.n > least, "%s: only %zu contacts, a weak check", what, want.n);
+        free_set(&got);
+        free_set(&want);
+    }
+}
+
 Test(broadphase, every_test_and_margin_matches_brute_force) {
     sepax_shapes *s = make_store(1500, 11, 12);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
     cr_assert(bp);
     const float margins[] = {0.0f, 0.25f, -0.05f};
-    for (int mi = 0; mi < 3; mi++) {
-        result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, margins[mi]);
-        expect_candidates(s, c, margins[mi]);
-        free_set(&c);
-        for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
-            result_set got = frame_ok(bp, s, test, margins[mi]);
-            result_set want = brute(s, test, margins[mi]);
-            char what[64];
-            snprintf(what, sizeof what, "test %d margin %g", test, (double)margins[mi]);
-            expect_same_set(s, got, want, test, what);
-            cr_assert(want.n > 100, "%s: only %zu contacts, a weak check", what, want.n);
-            free_set(&got);
-            free_set(&want);
-        }
-    }
+    for (int mi = 0; mi < 3; mi++) expect_brute_force(bp, s, margins[mi], "mixed", 100);
     sepax_broadphase_stats st;
     cr_assert_eq(sepax_broadphase_stats_get(bp, &st), SEPAX_OK);
     cr_assert(st.large > 0 && st.shapes == 1512, "large %u of %u", st.large, st.shapes);
@@ -424,27 +429,18 @@ Test(broadphase, many_large_shapes_match_brute_force) {
         sepax_broadphase *bp = sepax_broadphase_create(NULL);
         const float margins[] = {0.0f, 0.25f};
         for (int mi = 0; mi < 2; mi++) {
-            result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, margins[mi]);
-            expect_candidates(s, c, margins[mi]);
-            free_set(&c);
+            expect_brute_force(bp, s, margins[mi], which ? "lattice" : "random", 300);
             for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
                 result_set got = frame_ok(bp, s, test, margins[mi]);
-                result_set want = brute(s, test, margins[mi]);
-                char what[64];
-                snprintf(what, sizeof what, "store %d, test %d, margin %g", which, test,
-                         (double)margins[mi]);
-                expect_same_set(s, got, want, test, what);
-                cr_assert(want.n > 300, "%s: only %zu contacts, a weak check", what, want.n);
                 for (uint32_t threads = 2; threads <= 3; threads++) {
                     sepax_broadphase_config cfg = {threads, NULL, NULL, 0};
                     sepax_broadphase *more = sepax_broadphase_create(&cfg);
                     result_set again = frame_ok(more, s, test, margins[mi]);
-                    expect_identical(again, got, test, what);
+                    expect_identical(again, got, test, "threads");
                     free_set(&again);
                     sepax_broadphase_destroy(more);
                 }
                 free_set(&got);
-                free_set(&want);
             }
         }
         sepax_broadphase_stats st;
