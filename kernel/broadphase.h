@@ -96,7 +96,8 @@ struct sepax_broadphase {
     float *lox, *loy, *hix, *hiy;
     uint32_t *cat, *mask; /* filters in sorted order */
     uint32_t *key;        /* per shape index: group * ncells + cell, or ngroups * ncells when large
-                           * (UINT32_MAX until the build's keys_step) */
+                           * (UINT32_MAX until the build's keys_step); scratch once the build has
+                           * sorted by it (grid.c's sort_large) */
     bp_box *ubox;         /* per shape index: its grown box (scratch of the build) */
     struct build_part *parts; /* per build task: what it found (grid.c) */
     size_t cap_parts;
