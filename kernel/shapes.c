@@ -136,21 +136,25 @@ uint32_t sepax_shapes_id(const sepax_shapes *store, uint32_t index) {
     return index | (uint32_t)store->gen[index] << SEPAX_ID_INDEX_BITS;
 }
 
+/* Lane i of the transposed world rows from shape i's record, every row. */
+static void lane_rows_from_record(sepax_shapes *s, uint32_t i) {
+    sepax_poly_block *w = &s->block[i / L];
+    const sepax_poly_rec *r = &s->rec[i];
+    unsigned lane = i % L;
+    for (int v = 0; v < SEPAX_MAX_VERTS; v++) {
+        w->x[v][lane] = r->x[v];
+        w->y[v][lane] = r->y[v];
+        w->nx[v][lane] = r->nx[v];
+        w->ny[v][lane] = r->ny[v];
+        w->c[v][lane] = r->c[v];
+    }
+}
+
 /* Block blk's transposed world rows from the per-shape records (which hold every row of
  * the last update). */
 static void block_rows_from_records(sepax_shapes *s, uint32_t blk) {
     uint32_t lo = blk * L, hi = lo + L < s->count ? lo + L : s->count;
-    sepax_poly_block *w = &s->block[blk];
-    for (uint32_t k = lo; k < hi; k++) {
-        const sepax_poly_rec *r = &s->rec[k];
-        for (int v = 0; v < SEPAX_MAX_VERTS; v++) {
-            w->x[v][k - lo] = r->x[v];
-            w->y[v][k - lo] = r->y[v];
-            w->nx[v][k - lo] = r->nx[v];
-            w->ny[v][k - lo] = r->ny[v];
-            w->c[v][k - lo] = r->c[v];
-        }
-    }
+    for (uint32_t k = lo; k < hi; k++) lane_rows_from_record(s, k);
 }
 
 static sepax_block_info block_info_of(const sepax_shapes *s, uint32_t blk) {
@@ -301,20 +305,6 @@ static void move_lane(float *arr, size_t nrows, uint32_t to, uint32_t from) {
 static void zero_lane(float *arr, size_t nrows, uint32_t i) {
     float *rows = arr + (size_t)(i / L) * nrows * L;
     for (size_t r = 0; r < nrows; r++) rows[r * L + i % L] = 0.0f;
-}
-
-/* Lane i of the transposed world rows from shape i's record, every row. */
-static void lane_rows_from_record(sepax_shapes *s, uint32_t i) {
-    sepax_poly_block *w = &s->block[i / L];
-    const sepax_poly_rec *r = &s->rec[i];
-    unsigned lane = i % L;
-    for (int v = 0; v < SEPAX_MAX_VERTS; v++) {
-        w->x[v][lane] = r->x[v];
-        w->y[v][lane] = r->y[v];
-        w->nx[v][lane] = r->nx[v];
-        w->ny[v][lane] = r->ny[v];
-        w->c[v][lane] = r->c[v];
-    }
 }
 
 sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
