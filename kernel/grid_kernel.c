@@ -5,9 +5,16 @@
  * finds the same positions. */
 #include "kernel.h"
 
-#if defined(SEPAX_ISA_AVX2) || defined(SEPAX_ISA_AVX512)
+#if defined(SEPAX_ISA_AVX512)
+#include <simde/x86/avx512.h>
+#define BOX_WIDE 1
+/* AVX-512VL at 256 bits: the tests into a mask register and the passing positions packed by
+ * vpcompressd, where AVX2 needs a movemask, a table load and a variable shift */
+#define BOX_MASKED 1
+#elif defined(SEPAX_ISA_AVX2)
 #include <simde/x86/avx2.h>
 #define BOX_WIDE 1
+#define BOX_MASKED 0
 #else
 #include <simde/x86/sse2.h>
 #define BOX_WIDE 0
@@ -35,6 +42,7 @@ static inline size_t emit(uint32_t *out, size_t n, uint32_t base, unsigned bits,
 
 #if BOX_WIDE
 #define W 8
+#if !BOX_MASKED
 /* For each 8-bit mask, the lanes of its set bits in order, a nibble each (low nibble
  * first): one table load and a shift per lane compress a register's passing positions.
  * Generated: entry m = sum over the i-th set bit k of m of k << 4i. */
@@ -77,7 +85,17 @@ static const uint32_t k_compress[256] = {
     0x00765420u, 0x00765421u, 0x07654210u, 0x00076543u, 0x00765430u, 0x00765431u, 0x07654310u,
     0x00765432u, 0x07654320u, 0x07654321u, 0x76543210u,
 };
+#endif
 
+#if BOX_MASKED
+static inline size_t emit_wide(uint32_t *out, size_t n, uint32_t base, unsigned bits) {
+    const simde__m256i iota = simde_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    simde__m256i lanes = simde_mm256_add_epi32(iota, simde_mm256_set1_epi32((int32_t)base));
+    simde_mm256_storeu_si256((void *)(out + n),
+                             simde_mm256_maskz_compress_epi32((simde__mmask8)bits, lanes));
+    return n + (size_t)__builtin_popcount(bits);
+}
+#else
 static inline size_t emit_wide(uint32_t *out, size_t n, uint32_t base, unsigned bits) {
     static const int32_t shift[8] = {0, 4, 8, 12, 16, 20, 24, 28};
     simde__m256i lanes = simde_mm256_and_si256(
@@ -88,6 +106,7 @@ static inline size_t emit_wide(uint32_t *out, size_t n, uint32_t base, unsigned 
                              simde_mm256_add_epi32(lanes, simde_mm256_set1_epi32((int32_t)base)));
     return n + (size_t)__builtin_popcount(bits);
 }
+#endif
 
 /* A probe broadcast to every lane. */
 typedef struct probe_lanes {
@@ -112,6 +131,20 @@ test_lanes(const sepax_box_soa *soa, uint32_t j, const probe_lanes *q, int use_f
     simde__m256i pcat = q->cat, pmask = q->mask, nofilter = q->nofilter;
     simde__m256 lox = simde_mm256_loadu_ps(soa->lox + j), loy = simde_mm256_loadu_ps(soa->loy + j);
     simde__m256 hix = simde_mm256_loadu_ps(soa->hix + j), hiy = simde_mm256_loadu_ps(soa->hiy + j);
+#if BOX_MASKED
+    unsigned in = (unsigned)(simde_mm256_cmp_ps_mask(phix, lox, SIMDE_CMP_GE_OQ) &
+                             simde_mm256_cmp_ps_mask(hix, plox, SIMDE_CMP_GE_OQ) &
+                             simde_mm256_cmp_ps_mask(phiy, loy, SIMDE_CMP_GE_OQ) &
+                             simde_mm256_cmp_ps_mask(hiy, ploy, SIMDE_CMP_GE_OQ));
+    if (!use_filter) return in;
+    simde__m256i cat = simde_mm256_loadu_si256((const void *)(soa->cat + j));
+    simde__m256i mask = simde_mm256_loadu_si256((const void *)(soa->mask + j));
+    /* a lane passes the filter when both ands are nonzero, or the probe has no filter */
+    unsigned pass = (unsigned)(simde_mm256_test_epi32_mask(pcat, mask) &
+                               simde_mm256_test_epi32_mask(cat, pmask)) |
+                    (unsigned)simde_mm256_movepi32_mask(nofilter);
+    return in & pass;
+#else
     simde__m256 in = simde_mm256_and_ps(simde_mm256_cmp_ps(phix, lox, SIMDE_CMP_GE_OQ),
                                         simde_mm256_cmp_ps(hix, plox, SIMDE_CMP_GE_OQ));
     in = simde_mm256_and_ps(in, simde_mm256_and_ps(simde_mm256_cmp_ps(phiy, loy, SIMDE_CMP_GE_OQ),
@@ -128,6 +161,7 @@ test_lanes(const sepax_box_soa *soa, uint32_t j, const probe_lanes *q, int use_f
     return (unsigned)simde_mm256_movemask_ps(
                simde_mm256_andnot_ps(simde_mm256_castsi256_ps(fail), in)) &
            0xffu;
+#endif
 }
 #else
 #define W 4
