@@ -560,7 +560,7 @@ typedef struct sepax_scheduler {
 
 /// A uniform-grid broadphase with its frame pipeline: owns its grid and scratch memory (grown
 /// on the calling thread, kept between frames, so a steady frame allocates nothing).
-/// One thread at a time drives it (sepax_find_contacts, sepax_broadphase_build, destroy; the
+/// One thread at a time drives it (sepax_find_contacts, sepax_broadphase_build, trim, destroy; the
 /// frame spreads itself over the workers); between those calls, any number of threads may run
 /// sepax_broadphase_query_* and sepax_broadphase_stats_get on it at once.
 typedef struct sepax_broadphase sepax_broadphase;
@@ -588,6 +588,15 @@ SEPAX_API sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_confi
 
 /// Stop its threads and free everything. NULL is allowed.
 SEPAX_API void sepax_broadphase_destroy(sepax_broadphase *bp);
+
+/// Give back the memory of the frames' results: the room each part of a frame keeps for its
+/// largest frame so far (a frame of 50M pairs leaves about 400 MB held), the list of parts run
+/// again, and a lazy frame's marks. The grid stays as it is, so the sepax_broadphase_query_*
+/// calls, sepax_broadphase_order and sepax_broadphase_stats_get answer as before; the next
+/// frame grows what it needs again and finds the same results. Driven like sepax_find_contacts
+/// (one thread, no query running). The grid's own arrays, sized for the most shapes built so
+/// far, go only with sepax_broadphase_destroy. Errors: SEPAX_ERR_NULL.
+SEPAX_API sepax_status sepax_broadphase_trim(sepax_broadphase *bp);
 
 /// What sepax_find_contacts runs on each pair the broadphase finds.
 typedef enum sepax_test {

@@ -81,6 +81,22 @@ void sepax_broadphase_destroy(sepax_broadphase *bp) {
     mem.free(bp, mem.ctx);
 }
 
+sepax_status sepax_broadphase_trim(sepax_broadphase *bp) {
+    if (!bp) return SEPAX_ERR_NULL;
+    /* what the frames' results grew: each chunk keeps the room of its largest frame */
+    for (size_t i = 0; i < bp->cap_chunks; i++) free_chunk_arrays(bp, &bp->chunks[i]);
+    void **arrays[] = {(void **)&bp->redo, (void **)&bp->marks, (void **)&bp->marked};
+    size_t *caps[] = {&bp->cap_redo, &bp->cap_marks, &bp->cap_marked};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        if (*arrays[i]) bp->mem.free(*arrays[i], bp->mem.ctx);
+        *arrays[i] = NULL;
+        *caps[i] = 0;
+    }
+    /* the workers' rows of the marks pointed into them; a lazy frame sets them again */
+    for (uint32_t w = 0; w < bp->sched.workers; w++) bp->workers[w].mark = NULL;
+    return SEPAX_OK;
+}
+
 /* ---- one frame ------------------------------------------------------------ */
 
 typedef struct frame_ctx {

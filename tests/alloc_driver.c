@@ -246,6 +246,17 @@ int main(void) {
             free(order);
             /* a grid built again over the same shapes: its buffers are grown already */
             NO_ALLOC("sepax_broadphase_build, again", sepax_broadphase_build(bp, store, 0.0f));
+            /* a trim only frees; the frame after it grows its room again and finds as much */
+            size_t before = 0, after = 0;
+            if (frame(bp, store, SEPAX_TEST_MANIFOLD, SEPAX_UPDATE_ALL, &out, &before) != SEPAX_OK)
+                failures++;
+            NO_ALLOC("sepax_broadphase_trim", sepax_broadphase_trim(bp));
+            if (frame(bp, store, SEPAX_TEST_MANIFOLD, SEPAX_UPDATE_ALL, &out, &after) != SEPAX_OK ||
+                after != before) {
+                fprintf(stderr, "FAIL the frame after a trim: %zu results, %zu before\n", after,
+                        before);
+                failures++;
+            }
         } else {
             fprintf(stderr, "FAIL broadphase_create\n");
             failures++;

@@ -700,6 +700,100 @@ Test(broadphase, refusal_for_room_grows_nothing) {
     sepax_shapes_destroy(s);
 }
 
+/* A frame's results as bytes, to compare two frames bit for bit. */
+static int same_results(result_set x, result_set y) {
+    return x.n == y.n && memcmp(x.pairs, y.pairs, x.n * sizeof *x.pairs) == 0 &&
+           memcmp(x.hits, y.hits, x.n * sizeof *x.hits) == 0 &&
+           memcmp(x.mans, y.mans, x.n * sizeof *x.mans) == 0;
+}
+
+/* sepax_broadphase_trim gives back what a huge frame's results grew (800 stacked circles:
+ * 319,600 manifolds, some 18 MB), keeps the grid for the queries, and the frames after it
+ * find the same results, in every test and with the lazy update (whose marks it frees). */
+Test(broadphase, trim_gives_back_the_results_room) {
+    const uint32_t n = 800;
+    const size_t pairs = (size_t)n * (n - 1) / 2;
+    sepax_shapes *stack = sepax_shapes_create(n);
+    uint32_t id;
+    for (uint32_t i = 0; i < n; i++)
+        cr_assert_eq(sepax_shapes_add_circle(stack, (sepax_vec2){5.0f, 5.0f}, 1.0f, &id), SEPAX_OK);
+    /* and 3,000 circles and boxes on a lattice, every 16th beside the one before it: few
+     * candidates, as a lazy frame wants */
+    sepax_shapes *sparse = sepax_shapes_create(3000);
+    for (uint32_t i = 0; i < 3000; i++) {
+        float x = (float)(i % 60) * 10.0f + (i % 16 == 1 ? -8.5f : 0.0f),
+              y = (float)(i / 60) * 10.0f;
+        sepax_status st =
+            i % 2 ? sepax_shapes_add_box(sparse, 1.0f, 0.5f, &id)
+                  : sepax_shapes_add_circle(sparse, (sepax_vec2){0.0f, 0.0f}, 1.0f, &id);
+        cr_assert_eq(st, SEPAX_OK);
+        sepax_pose at = {{x, y}, sepax_rot(0.3f * (float)i)};
+        cr_assert_eq(sepax_shapes_set_poses(sparse, i, 1, &at), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_broadphase_trim(NULL), SEPAX_ERR_NULL);
+    for (int threads = 1; threads <= 2; threads++) {
+        sepax_broadphase_config cfg = {(uint32_t)threads, NULL, NULL, 1};
+        sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+        cr_assert_eq(sepax_broadphase_trim(bp), SEPAX_OK, "a fresh broadphase trims too");
+        for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_MANIFOLD; test++) {
+            for (int update = SEPAX_UPDATE_FRAME; update <= SEPAX_UPDATE_LAZY; update++) {
+                sepax_shapes *s = update == SEPAX_UPDATE_LAZY ? sparse : stack;
+                size_t room = update == SEPAX_UPDATE_LAZY ? 1u << 16 : pairs;
+                sepax_frame_options o = {test, 0.0f, 0.0f, update};
+                sepax_status st;
+                /* a frame first: a lazy frame's choice reads the last frame's candidates (and
+                 * the room the last test left, trimmed, is not this test's) */
+                cr_assert_eq(sepax_broadphase_trim(bp), SEPAX_OK);
+                result_set warm = frame_with(bp, s, &o, room, &st);
+                cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+                free_set(&warm);
+                result_set first = frame_with(bp, s, &o, room, &st);
+                cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+                if (s == stack) cr_assert_eq(first.n, pairs);
+                sepax_broadphase_stats full, trimmed, again;
+                cr_assert_eq(sepax_broadphase_stats_get(bp, &full), SEPAX_OK);
+                if (s == sparse) /* so the lazy frames mark (frame.c) */
+                    cr_assert(full.candidates * 8 <= sepax_shapes_count(s), "%zu candidates",
+                              full.candidates);
+                uint32_t near[64];
+                size_t got_before = 0, got_after = 0;
+                sepax_aabb box = {{4.0f, 4.0f}, {6.0f, 6.0f}};
+                sepax_status q_before =
+                    sepax_broadphase_query_aabb(bp, s, box, near, 64, &got_before);
+                cr_assert(q_before == SEPAX_OK || q_before == SEPAX_ERR_CAPACITY);
+                cr_assert_eq(sepax_broadphase_trim(bp), SEPAX_OK);
+                cr_assert_eq(sepax_broadphase_stats_get(bp, &trimmed), SEPAX_OK);
+                if (s == stack)
+                    cr_assert(trimmed.bytes + first.n * sizeof(sepax_pair) <= full.bytes,
+                              "test %d, %d threads: %zu bytes held, %zu before the trim", test,
+                              threads, trimmed.bytes, full.bytes);
+                cr_assert(trimmed.bytes <= full.bytes);
+                /* the grid is as it was: its figures, and the queries on it */
+                cr_assert(trimmed.shapes == full.shapes && trimmed.cells_x == full.cells_x &&
+                          trimmed.cells_y == full.cells_y && trimmed.results == full.results);
+                cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, near, 64, &got_after),
+                             q_before);
+                cr_assert_eq(got_after, got_before);
+                cr_assert_eq(sepax_broadphase_trim(bp), SEPAX_OK, "twice");
+                result_set second = frame_with(bp, s, &o, room, &st);
+                cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+                cr_assert(same_results(first, second), "test %d, update %d, %d threads", test,
+                          update, threads);
+                cr_assert_eq(sepax_broadphase_stats_get(bp, &again), SEPAX_OK);
+                cr_assert_eq(
+                    again.bytes, full.bytes,
+                    "test %d, update %d, %d threads: the next frame grows %zu bytes, not %zu", test,
+                    update, threads, again.bytes, full.bytes);
+                free_set(&first);
+                free_set(&second);
+            }
+        }
+        sepax_broadphase_destroy(bp);
+    }
+    sepax_shapes_destroy(sparse);
+    sepax_shapes_destroy(stack);
+}
+
 /* The same with the shapes moving and the frame updating the world data: a call refused for
  * room (its update done, as the contract says) and the call again with room must give every
  * result for the new poses, whether the second call updates again or not (SEPAX_UPDATE_NONE,

@@ -1002,6 +1002,7 @@ Test(contract, null_store) {
     ST(SEPAX_ERR_NULL, sepax_broadphase_query_ray(NULL, store, &across, ids, rh, MAXS, &count));
     ST(SEPAX_ERR_NULL, sepax_broadphase_order(NULL, store, order, NFIX));
     ST(SEPAX_ERR_NULL, sepax_broadphase_stats_get(NULL, &stats));
+    ST(SEPAX_ERR_NULL, sepax_broadphase_trim(NULL));
     cr_expect(all_marked(ids, sizeof ids) && all_marked(order, sizeof order) &&
                   all_marked(rh, sizeof rh) && all_marked(&count, sizeof count),
               "a broadphase call refused for NULL wrote");
