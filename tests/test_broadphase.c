@@ -654,6 +654,16 @@ Test(broadphase, too_small_a_buffer_loses_nothing) {
     sepax_shapes_destroy(s);
 }
 
+/* n unit circles stacked at one point: every pair of them touches. */
+static sepax_shapes *stacked_circles(uint32_t n) {
+    sepax_shapes *s = sepax_shapes_create(n);
+    cr_assert(s);
+    uint32_t id;
+    for (uint32_t i = 0; i < n; i++)
+        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){5.0f, 5.0f}, 1.0f, &id), SEPAX_OK);
+    return s;
+}
+
 /* A frame refused for room holds none of the results it will not write: 800 circles stacked at
  * one point (a burst from one spawn point) make 319,600 pairs, and the broadphase's memory
  * stays below what keeping them would take (before, it grew every chunk to hold its results
@@ -662,10 +672,7 @@ Test(broadphase, too_small_a_buffer_loses_nothing) {
 Test(broadphase, refusal_for_room_grows_nothing) {
     const uint32_t n = 800;
     const size_t pairs = (size_t)n * (n - 1) / 2;
-    sepax_shapes *s = sepax_shapes_create(n);
-    uint32_t id;
-    for (uint32_t i = 0; i < n; i++)
-        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){5.0f, 5.0f}, 1.0f, &id), SEPAX_OK);
+    sepax_shapes *s = stacked_circles(n);
     const int tests[] = {SEPAX_TEST_AABB, SEPAX_TEST_OVERLAP, SEPAX_TEST_COLLIDE,
                          SEPAX_TEST_MANIFOLD};
     for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++) {
@@ -713,10 +720,8 @@ static int same_results(result_set x, result_set y) {
 Test(broadphase, trim_gives_back_the_results_room) {
     const uint32_t n = 800;
     const size_t pairs = (size_t)n * (n - 1) / 2;
-    sepax_shapes *stack = sepax_shapes_create(n);
+    sepax_shapes *stack = stacked_circles(n);
     uint32_t id;
-    for (uint32_t i = 0; i < n; i++)
-        cr_assert_eq(sepax_shapes_add_circle(stack, (sepax_vec2){5.0f, 5.0f}, 1.0f, &id), SEPAX_OK);
     /* and 3,000 circles and boxes on a lattice, every 16th beside the one before it: few
      * candidates, as a lazy frame wants */
     sepax_shapes *sparse = sepax_shapes_create(3000);
