@@ -71,13 +71,28 @@ static void add_shape(sepax_shapes *s, uint32_t i, uint32_t *id) {
     if (st != SEPAX_OK) frame_die("add", st);
 }
 
-enum { REMOVE_RANDOM, ADD_BACK, REMOVE_NEWEST, ADD_NEWEST, OPS };
+enum { REMOVE_RANDOM, ADD_BACK, REMOVE_NEWEST, ADD_NEWEST, REMOVE_SET, ADD_SET, OPS };
 static const char *const op_name[OPS] = {"remove at a random index (the last moves in)",
-                                         "add (3 of 5 circles)", "remove the newest (no move)",
-                                         "add again"};
+                                         "add (3 of 5 circles)",
+                                         "remove the newest (no move)",
+                                         "add again",
+                                         "remove K at random indices in one remove_many",
+                                         "add them back"};
 
-/* One round: the four batches, ns per call of each into ns[op]. */
-static void round_of(sepax_shapes *s, const options *o, uint64_t *rng, uint32_t *ids,
+/* K distinct random live indices' ids into ids (a partial shuffle of `at`, n entries). */
+static void random_set(sepax_shapes *s, uint32_t k, uint64_t *rng, uint32_t *at, uint32_t *ids) {
+    uint32_t n = sepax_shapes_count(s);
+    for (uint32_t i = 0; i < n; i++) at[i] = i;
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t pick = j + (uint32_t)(next(rng) % (n - j)), t = at[j];
+        at[j] = at[pick];
+        at[pick] = t;
+        ids[j] = sepax_shapes_id(s, at[j]);
+    }
+}
+
+/* One round: the six batches, ns per shape of each into ns[op]. */
+static void round_of(sepax_shapes *s, const options *o, uint64_t *rng, uint32_t *ids, uint32_t *at,
                      double ns[OPS]) {
     uint32_t n = sepax_shapes_count(s);
     double t0 = frame_now_ns();
@@ -97,6 +112,15 @@ static void round_of(sepax_shapes *s, const options *o, uint64_t *rng, uint32_t 
     double t3 = frame_now_ns();
     for (uint32_t j = 0; j < o->k; j++) add_shape(s, n - o->k + j, &ids[j]);
     double t4 = frame_now_ns();
+    random_set(s, o->k, rng, at, ids); /* untimed: the game knows its dead bullets */
+    double t5 = frame_now_ns();
+    sepax_status st = sepax_shapes_remove_many(s, ids, o->k, NULL, NULL);
+    double t6 = frame_now_ns();
+    if (st != SEPAX_OK) frame_die("remove_many", st);
+    for (uint32_t j = 0; j < o->k; j++) add_shape(s, n - o->k + j, &ids[j]);
+    double t7 = frame_now_ns();
+    ns[REMOVE_SET] = (t6 - t5) / o->k;
+    ns[ADD_SET] = (t7 - t6) / o->k;
     ns[REMOVE_RANDOM] = (t1 - t0) / o->k;
     ns[ADD_BACK] = (t2 - t1) / o->k;
     ns[REMOVE_NEWEST] = (t3 - t2) / o->k;
@@ -108,7 +132,7 @@ int main(int argc, char **argv) {
     options o = parse(argc, argv);
     sepax_shapes *s = sepax_shapes_create(o.n);
     if (!s) frame_die("sepax_shapes_create", SEPAX_ERR_NOMEM);
-    uint32_t *ids = frame_xmalloc(o.k * sizeof *ids);
+    uint32_t *ids = frame_xmalloc(o.k * sizeof *ids), *at = frame_xmalloc(o.n * sizeof *at);
     for (uint32_t i = 0; i < o.n; i++) add_shape(s, i, &ids[0]);
     sepax_broadphase_config cfg = {1, NULL, NULL, 0};
     sepax_broadphase *bp = sepax_broadphase_create(&cfg);
@@ -117,8 +141,11 @@ int main(int argc, char **argv) {
     printf("# sepax-bench-churn --n %u --k %u --rounds %u: ns per call, median of %u rounds of %u "
            "calls each\n\n",
            o.n, o.k, o.rounds, o.rounds, o.k);
-    printf("| rows | %s | %s | %s | %s |\n|---|---:|---:|---:|---:|\n", op_name[0], op_name[1],
-           op_name[2], op_name[3]);
+    printf("| rows");
+    for (int op = 0; op < OPS; op++) printf(" | %s", op_name[op]);
+    printf(" |\n|---");
+    for (int op = 0; op < OPS; op++) printf("|---:");
+    printf("|\n");
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     for (int stale = 0; stale < 2; stale++) {
         sepax_status st = sepax_shapes_update(s); /* rows current */
@@ -132,7 +159,7 @@ int main(int argc, char **argv) {
         }
         for (uint32_t r = 0; r < o.rounds; r++) {
             double ns[OPS];
-            round_of(s, &o, &rng, ids, ns);
+            round_of(s, &o, &rng, ids, at, ns);
             for (int op = 0; op < OPS; op++) v[(size_t)op * o.rounds + r] = ns[op];
         }
         printf("| %s", stale ? "stale (after a frame)" : "current (after an update)");
@@ -146,6 +173,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     free(v);
+    free(at);
     free(ids);
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);

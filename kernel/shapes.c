@@ -307,13 +307,9 @@ static void zero_lane(float *arr, size_t nrows, uint32_t i) {
     for (size_t r = 0; r < nrows; r++) rows[r * L + i % L] = 0.0f;
 }
 
-sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
-    if (!store) return SEPAX_ERR_NULL;
-    if ((uintptr_t)moved % _Alignof(sepax_move)) return SEPAX_ERR_MISALIGNED; /* NULL passes */
-    sepax_status st = sepax_check_id(store, id);
-    if (st != SEPAX_OK) return st;
-    sepax_shapes *s = store;
-    uint32_t i = sepax_id_index(id), last = s->count - 1;
+/* Remove the shape at index i of a valid store: the last shape moves into i. */
+static sepax_move remove_at(sepax_shapes *s, uint32_t i) {
+    uint32_t last = s->count - 1;
     sepax_move mv = {SEPAX_NO_ID, SEPAX_NO_ID};
     s->n_class[s->cls[i]]--;
     if (i != last) mv.from = last | (uint32_t)s->gen[last] << SEPAX_ID_INDEX_BITS;
@@ -349,7 +345,88 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
     if (s->removals < UINT32_MAX) s->removals++; /* sticky: never back to 0 */
     sepax_block_refresh(s, i);
     if (last / L != i / L) sepax_block_refresh(s, last);
+    return mv;
+}
+
+sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
+    if (!store) return SEPAX_ERR_NULL;
+    if ((uintptr_t)moved % _Alignof(sepax_move)) return SEPAX_ERR_MISALIGNED; /* NULL passes */
+    sepax_status st = sepax_check_id(store, id);
+    if (st != SEPAX_OK) return st;
+    sepax_move mv = remove_at(store, sepax_id_index(id));
     if (moved) *moved = mv;
+    return SEPAX_OK;
+}
+
+/* A shape's mark while sepax_shapes_remove_many runs: the high bit of its kind byte (kinds
+ * are 0..2), so the call needs no memory of its own. Every marked index is either overwritten
+ * by a staying shape or zeroed as vacated before the call returns, and a refused call clears
+ * the marks it set. */
+#define REMOVE_MARK 0x80u
+
+/* Fill hole h (marked, below the new count): the marked shapes on top are popped off (no
+ * move) until the last is one that stays, which then moves into h. */
+static sepax_move fill_hole(sepax_shapes *s, uint32_t h) {
+    while (s->kind[s->count - 1] & REMOVE_MARK) remove_at(s, s->count - 1);
+    return remove_at(s, h);
+}
+
+sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids, uint32_t n,
+                                      sepax_move *moved, uint32_t *moves) {
+    if (!store) return SEPAX_ERR_NULL;
+    if ((uintptr_t)moved % _Alignof(sepax_move) || (uintptr_t)moves % _Alignof(uint32_t) ||
+        (uintptr_t)ids % _Alignof(uint32_t))
+        return SEPAX_ERR_MISALIGNED; /* NULL passes */
+    if (n == 0) {
+        if (moves) *moves = 0;
+        return SEPAX_OK;
+    }
+    if (!ids) return SEPAX_ERR_NULL;
+    sepax_shapes *s = store;
+    /* every id checked and marked before anything moves */
+    for (uint32_t k = 0; k < n; k++) {
+        sepax_status st = sepax_check_id(s, ids[k]);
+        if (st == SEPAX_OK && (s->kind[sepax_id_index(ids[k])] & REMOVE_MARK))
+            st = SEPAX_ERR_DUPLICATE;
+        if (st != SEPAX_OK) {
+            for (uint32_t j = 0; j < k; j++) s->kind[sepax_id_index(ids[j])] &= ~REMOVE_MARK;
+            return st;
+        }
+        s->kind[sepax_id_index(ids[k])] |= REMOVE_MARK;
+    }
+    /* Each removed shape below the new count is a hole that one staying shape from at or past
+     * it fills, the highest first, so each staying shape moves at most once; the whole is a
+     * sequence of single removals, with their rules for rows and generations. Where the holes
+     * are dense (one in 64 shapes or more), they go in the order of their indices, found by a
+     * scan of the marks, so that each array is written front to back (10,000 of 100,000 took
+     * about a fifth less time than in a random order: docs/performance.md, "Removing a set");
+     * a sparse set's holes are far apart whatever the order, and go in the order of ids, with
+     * no scan of the whole store. */
+    uint32_t keep = s->count - n, nmoves = 0;
+    if ((uint64_t)n * 64 >= s->count) {
+        for (uint32_t base = 0; base < keep; base += 8) {
+            uint32_t end = keep - base < 8 ? keep : base + 8;
+            uint64_t word = 0; /* eight marks a test: most words hold none */
+            memcpy(&word, s->kind + base, end - base);
+            if (!(word & 0x8080808080808080ull)) continue;
+            for (uint32_t h = base; h < end; h++) {
+                if (!(s->kind[h] & REMOVE_MARK)) continue;
+                sepax_move mv = fill_hole(s, h);
+                if (moved) moved[nmoves] = mv;
+                nmoves++;
+            }
+        }
+    } else {
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t h = sepax_id_index(ids[k]);
+            if (h >= keep) continue;
+            sepax_move mv = fill_hole(s, h);
+            if (moved) moved[nmoves] = mv;
+            nmoves++;
+        }
+    }
+    while (s->count > keep) remove_at(s, s->count - 1); /* the rest on top are all marked */
+    if (moves) *moves = nmoves;
     return SEPAX_OK;
 }
 

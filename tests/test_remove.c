@@ -485,6 +485,23 @@ static void add_random_shape(sepax_shapes *s, wl_rng *r) {
     cr_assert_eq(st, SEPAX_OK, "add of kind %d: %s", kind, sepax_status_str(st));
 }
 
+/* New poses and a frame that writes the records only, leaving the rows stale; then, one time
+ * in two, a whole update that makes them current again. */
+static void frame_then_maybe_update(sepax_shapes *s, sepax_broadphase *bp, wl_rng *r) {
+    uint32_t n = sepax_shapes_count(s);
+    sepax_pose pose[64];
+    cr_assert(n <= 64);
+    for (uint32_t k = 0; k < n; k++)
+        pose[k] = (sepax_pose){{0.3f * wl_unit(r), 0.2f}, sepax_rot(wl_unit(r))};
+    cr_assert_eq(sepax_shapes_set_poses(s, 0, n, pose), SEPAX_OK);
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+    sepax_contacts none = {NULL, NULL, NULL, 0};
+    size_t count;
+    sepax_status st = sepax_find_contacts(bp, s, &o, &none, &count);
+    cr_assert(st == SEPAX_OK || st == SEPAX_ERR_CAPACITY, "%s", sepax_status_str(st));
+    if (wl_range(r, 0, 1)) cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+}
+
 /* Adds and removals keep the transposed rows current by writing only the lanes they change,
  * and rewrite whole blocks (and their neighbours) from the records only when a block gains
  * rows. A random churn of every kind, from 1 to 8 rows, with the poses moved and updated now
@@ -509,23 +526,209 @@ Test(remove, random_churn_keeps_the_rows_current) {
         } else if (what < 95) {
             move_all(s, 0.5f * wl_unit(&r), 6.0f * wl_unit(&r)); /* new poses, rows current */
         } else { /* a frame: records only, the rows stale until the next whole update */
-            sepax_pose pose[64];
-            for (uint32_t k = 0; k < n; k++)
-                pose[k] = (sepax_pose){{0.3f * wl_unit(&r), 0.2f}, sepax_rot(wl_unit(&r))};
-            cr_assert_eq(sepax_shapes_set_poses(s, 0, n, pose), SEPAX_OK);
-            sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
-            sepax_contacts none = {NULL, NULL, NULL, 0};
-            size_t count;
-            sepax_status st = sepax_find_contacts(bp, s, &o, &none, &count);
-            cr_assert(st == SEPAX_OK || st == SEPAX_ERR_CAPACITY, "%s", sepax_status_str(st));
+            frame_then_maybe_update(s, bp, &r);
             stale_ops++;
-            if (wl_range(&r, 0, 1)) cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
         }
         hits += check_blocks(s, "churn");
     }
     cr_log_info("rows churn: %zu hits, %zu frames", hits, stale_ops);
     cr_expect(hits > 4000, "too few overlaps (%zu) to mean much", hits);
     cr_expect(stale_ops > 5);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* Remove the model's keys keys[0 .. n-1] in one sepax_shapes_remove_many and mirror it: the
+ * moves are what the contract says (each removed shape's index below the new count takes one
+ * staying shape from at or past it, each staying shape moving once), and every removed id and
+ * every moved shape's old id is refused afterwards. */
+static void remove_keys_many(sepax_shapes *s, model *m, const uint32_t *keys, uint32_t n) {
+    uint32_t *ids = malloc((n + 1) * sizeof *ids);
+    sepax_move *mv = malloc((n + 1) * sizeof *mv);
+    uint8_t *hole = calloc(m->count + 1, 1);
+    cr_assert(ids && mv && hole);
+    for (uint32_t k = 0; k < n; k++) ids[k] = m->id[keys[k]];
+    uint32_t moves = 12345, keep = m->count - n, holes = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        holes += index_of(ids[k]) < keep;
+        hole[index_of(ids[k])] = 1;
+    }
+    sepax_status st = sepax_shapes_remove_many(s, ids, n, mv, &moves);
+    cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+    cr_assert_eq(moves, holes, "%u moves for %u holes", moves, holes);
+    for (uint32_t k = 0; k < n; k++) m->id[keys[k]] = SEPAX_NO_ID;
+    for (uint32_t j = 0; j < moves; j++) {
+        uint32_t from = index_of(mv[j].from), to = index_of(mv[j].to);
+        cr_assert(from >= keep && from < m->count, "move %u from %u (new count %u)", j, from, keep);
+        cr_assert(to < keep && hole[to] == 1, "move %u to %u, not a hole (or twice)", j, to);
+        hole[to] = 2;
+        uint32_t key = m->key_at[from]; /* past keep: no move writes there */
+        cr_assert_eq(mv[j].from, m->id[key], "move %u: from %#x, the model says %#x", j, mv[j].from,
+                     m->id[key]);
+        m->id[key] = mv[j].to;
+        m->key_at[to] = key;
+    }
+    m->count = keep;
+    for (uint32_t k = 0; k < n; k++)
+        cr_assert_eq(sepax_shapes_view(s, ids[k], &(sepax_shape_view){0}), SEPAX_ERR_STALE_ID,
+                     "removed id %#x still answers", ids[k]);
+    for (uint32_t k = 0; k < moves; k++)
+        cr_assert_eq(sepax_shapes_view(s, mv[k].from, &(sepax_shape_view){0}), SEPAX_ERR_STALE_ID,
+                     "moved shape's old id %#x still answers", mv[k].from);
+    free(hole);
+    free(ids);
+    free(mv);
+}
+
+/* Removal of random sets (1 to a third of the store, or all of it; sparse and dense; from
+ * anywhere, from the top, from the bottom) mirrored in the plain model: no shape lost, swapped or
+ * corrupted, the kernels against the reference after each. */
+Test(remove, many_matches_a_plain_model, .timeout = 600) {
+    static model m;
+    memset(&m, 0, sizeof m);
+    sepax_shapes *s = sepax_shapes_create(START);
+    cr_assert(s);
+    wl_rng r = {0xba7c4u};
+    for (int i = 0; i < START; i++) add_key(s, &m, &r);
+    static uint32_t keys[KEYS];
+    size_t hits = 0, removed = 0;
+    for (int round = 0; round < 60 && m.keys + 400 < KEYS; round++) {
+        while (m.count < 400) add_key(s, &m, &r);
+        int how = wl_range(&r, 0, 3);
+        /* every other round a sparse set (fewer than one in 64: removed in the order of ids),
+         * else a dense one (removed in the order of their indices) */
+        uint32_t n = (uint32_t)wl_range(&r, 1, round % 2 ? (int)m.count / 80 : (int)m.count / 3);
+        /* a random set: a partial shuffle of the live indices */
+        static uint32_t at[KEYS];
+        for (uint32_t i = 0; i < m.count; i++) at[i] = i;
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t pick = how == 1   ? m.count - 1 - k /* the top, highest first */
+                            : how == 2 ? k               /* the bottom */
+                                       : k + (uint32_t)wl_range(&r, 0, (int)(m.count - 1 - k));
+            uint32_t t = at[k];
+            at[k] = at[pick];
+            at[pick] = t;
+            keys[k] = m.key_at[at[k]];
+        }
+        if (how == 3 && round % 10 == 3) { /* everything */
+            n = m.count;
+            for (uint32_t k = 0; k < n; k++) keys[k] = m.key_at[n - 1 - k];
+        }
+        remove_keys_many(s, &m, keys, n);
+        removed += n;
+        for (int a = wl_range(&r, 0, 50); a > 0; a--) add_key(s, &m, &r);
+        if (m.count) check_model(s, &m, &r, &hits);
+    }
+    cr_log_info("remove_many: %zu removed, %zu hits", removed, hits);
+    cr_expect(removed > 2000 && hits > 1000, "%zu removed, %zu hits", removed, hits);
+    sepax_shapes_destroy(s);
+}
+
+/* A refused call changes nothing: a bad, stale or repeated id anywhere in the list leaves the
+ * store as it was (its marks cleared: the same shapes then go in a call that passes) and the
+ * outputs untouched. */
+Test(remove, many_refused_changes_nothing) {
+    sepax_shapes *s = sepax_shapes_create(32);
+    cr_assert(s);
+    uint32_t id[20], gone;
+    for (int i = 0; i < 20; i++)
+        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){(float)i, 0}, 0.5f, &id[i]), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0, 5}, 1, &gone), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_remove(s, gone, NULL), SEPAX_OK);
+    world_copy before[20];
+    for (int i = 0; i < 20; i++) before[i] = copy_view(s, id[i]);
+    const struct {
+        uint32_t list[4];
+        sepax_status want;
+    } bad[] = {
+        {{id[3], id[7], 25, id[1]}, SEPAX_ERR_BAD_ID},
+        {{id[3], id[7], id[1], gone}, SEPAX_ERR_STALE_ID},
+        {{id[19], id[3], id[19], id[0]}, SEPAX_ERR_DUPLICATE},
+        {{id[5], id[5], id[6], id[7]}, SEPAX_ERR_DUPLICATE},
+    };
+    sepax_move mv[4];
+    uint32_t moves;
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        memset(mv, MARK, sizeof mv);
+        memset(&moves, MARK, sizeof moves);
+        cr_assert_eq(sepax_shapes_remove_many(s, bad[b].list, 4, mv, &moves), bad[b].want,
+                     "list %zu", b);
+        cr_assert(untouched(mv, sizeof mv) && untouched(&moves, sizeof moves), "list %zu wrote", b);
+        cr_assert_eq(sepax_shapes_count(s), 20);
+        for (int i = 0; i < 20; i++) {
+            world_copy now = copy_view(s, id[i]);
+            cr_assert(memcmp(&now, &before[i], sizeof now) == 0, "list %zu: shape %d changed", b,
+                      i);
+            sepax_local_shape l;
+            cr_assert_eq(sepax_shapes_local(s, id[i], &l), SEPAX_OK);
+            cr_assert_eq(l.kind, SEPAX_KIND_CIRCLE, "list %zu: shape %d's kind is %d", b, i,
+                         l.kind);
+        }
+    }
+    cr_assert_eq(sepax_shapes_remove_many(NULL, id, 1, mv, &moves), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_shapes_remove_many(s, NULL, 1, mv, &moves), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_shapes_remove_many(s, id, 1, (sepax_move *)((char *)mv + 1), &moves),
+                 SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(
+        sepax_shapes_remove_many(s, (const uint32_t *)((const char *)id + 2), 1, mv, &moves),
+        SEPAX_ERR_MISALIGNED);
+    cr_assert(untouched(&moves, sizeof moves));
+    cr_assert_eq(sepax_shapes_remove_many(s, NULL, 0, NULL, &moves), SEPAX_OK);
+    cr_assert_eq(moves, 0u);
+    /* the ones refused with the duplicate go, without it */
+    uint32_t list[3] = {id[19], id[3], id[0]};
+    cr_assert_eq(sepax_shapes_remove_many(s, list, 3, mv, &moves), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_count(s), 17);
+    /* index 19 is past the new count (17): popped; holes 0 and 3 take 17 and 18 */
+    cr_assert_eq(moves, 2u);
+    for (uint32_t j = 0; j < 2; j++) {
+        uint32_t from = index_of(mv[j].from), to = index_of(mv[j].to);
+        cr_assert((from == 17 || from == 18) && mv[j].from == id[from], "from %#x", mv[j].from);
+        cr_assert((to == 0 || to == 3) && to != index_of(mv[1 - j].to), "to %#x", mv[j].to);
+        world_copy now = copy_view(s, mv[j].to);
+        cr_assert(memcmp(&before[from], &now, sizeof now) == 0, "shape %u changed on its move",
+                  from);
+    }
+    sepax_shapes_destroy(s);
+}
+
+/* The same sets through the transposed rows: random removals of sets amid adds, pose changes
+ * and frames, with the range queries (which read the rows) against the reference after each. */
+Test(remove, many_keeps_the_rows_current) {
+    sepax_shapes *s = sepax_shapes_create(16);
+    cr_assert(s);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    wl_rng r = {0x5e75};
+    size_t hits = 0, sets = 0;
+    for (int i = 0; i < 40; i++) add_random_shape(s, &r);
+    for (int op = 0; op < 300; op++) {
+        uint32_t n = sepax_shapes_count(s);
+        int what = wl_range(&r, 0, 99);
+        if (what < 45 && n < 60) {
+            for (int a = wl_range(&r, 1, 6); a > 0 && sepax_shapes_count(s) < 64; a--)
+                add_random_shape(s, &r);
+        } else if (what < 85 && n > 1) {
+            uint32_t at[64], ids[64], k = (uint32_t)wl_range(&r, 1, (int)n / 2);
+            for (uint32_t i = 0; i < n; i++) at[i] = i;
+            for (uint32_t j = 0; j < k; j++) {
+                uint32_t pick = j + (uint32_t)wl_range(&r, 0, (int)(n - 1 - j)), t = at[j];
+                at[j] = at[pick];
+                at[pick] = t;
+                ids[j] = sepax_shapes_id(s, at[j]);
+            }
+            cr_assert_eq(sepax_shapes_remove_many(s, ids, k, NULL, NULL), SEPAX_OK);
+            cr_assert_eq(sepax_shapes_count(s), n - k);
+            sets++;
+        } else if (what < 95) {
+            move_all(s, 0.5f * wl_unit(&r), 6.0f * wl_unit(&r));
+        } else {
+            frame_then_maybe_update(s, bp, &r);
+        }
+        if (sepax_shapes_count(s)) hits += check_blocks(s, "sets");
+    }
+    cr_log_info("rows with sets: %zu hits, %zu sets", hits, sets);
+    cr_expect(hits > 2000 && sets > 50, "%zu hits, %zu sets", hits, sets);
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }

@@ -17,7 +17,9 @@
  *                rounded; / 5: polygon points - 3), then its small float
  *                arguments (signed byte / 4), as many as the kind needs
  *   3 remove     next byte: index % (count + 1) (count: past the end), or
- *                from 0xf0 up an id removed before (stale)
+ *                from 0xf0 up an id removed before (stale); with op bit 3, a set
+ *                removal (sepax_shapes_remove_many) of 1 + b % 8 ids made from b:
+ *                indices, one past the end, a dead id, one id twice
  *     reorder    (flag 8 and op bit 2) next byte b: sepax_shapes_reorder by a
  *                permutation, (op >> 3) & 3: 0 shuffled from b, 1 reversed,
  *                2 shuffled then broken by b (an entry past the shapes, an
@@ -298,6 +300,79 @@ static void copy_shape(uint32_t id, shape_copy *o) {
     for (int r = 0; r < 5; r++) memcpy(o->world[r], rows[r], sizeof o->world[r]);
 }
 
+/* A set removal from byte b: 1 + b % 8 entries, each an index from b (one past the end now
+ * and then), the same one twice when b says so, or a dead id. The verdict is the first bad
+ * entry's (past the end, dead, or a repeat); a refusal changes and writes nothing; else the
+ * count drops by the set's size, each move takes a staying shape from at or past the new
+ * count into a removed one's index below it, with all its data, and the old ids are dead. */
+static void op_remove_many(int b) {
+    uint32_t count = sepax_shapes_count(store), n = 1 + (uint32_t)b % 8, ids[8];
+    sepax_status want = SEPAX_OK;
+    static shape_copy before[MAXSHAPES];
+    uint32_t before_id[MAXSHAPES];
+    for (uint32_t i = 0; i < count; i++) {
+        before_id[i] = sepax_shapes_id(store, i);
+        copy_shape(before_id[i], &before[i]);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t span = count + (b & 1 || !count); /* one past the end now and then */
+        uint32_t idx = ((uint32_t)b * 7u + k * 13u) % span;
+        ids[k] = idx < count ? sepax_shapes_id(store, idx) : idx;
+        if (k == 3 && (b & 0x40) && dead.n) ids[k] = dead.id[(uint32_t)b % dead.n];
+        if (k == 5 && (b & 0x80)) ids[k] = ids[1];
+        /* the id's own verdict, BAD_ID or STALE_ID, as every id-taking call gives it */
+        sepax_status st = sepax_shapes_view(store, ids[k], &(sepax_shape_view){0});
+        for (uint32_t j = 0; j < k && st == SEPAX_OK; j++)
+            if (ids[j] == ids[k]) st = SEPAX_ERR_DUPLICATE;
+        if (want == SEPAX_OK) want = st;
+    }
+    sepax_move mv[8];
+    uint32_t moves = 0xabababu;
+    memset(mv, 0xab, sizeof mv);
+    sepax_status st = sepax_shapes_remove_many(store, ids, n, mv, &moves);
+    if (st != want) fuzz_fail("remove_many verdict");
+    if (st != SEPAX_OK) {
+        if (moves != 0xabababu || mv[0].from != 0xababababu) fuzz_fail("a refused set wrote");
+        if (sepax_shapes_count(store) != count) fuzz_fail("a refused set changed the count");
+        for (uint32_t i = 0; i < count; i++) {
+            shape_copy now;
+            copy_shape(sepax_shapes_id(store, i), &now);
+            if (memcmp(&now, &before[i], sizeof now) != 0) fuzz_fail("a refused set changed");
+        }
+        return;
+    }
+    changed_shapes = 1;
+    uint32_t keep = count - n;
+    if (sepax_shapes_count(store) != keep) fuzz_fail("count after remove_many");
+    for (uint32_t j = 0; j < moves; j++) {
+        uint32_t from = mv[j].from & SEPAX_ID_INDEX_MASK, to = mv[j].to & SEPAX_ID_INDEX_MASK;
+        if (from < keep || from >= count || to >= keep) fuzz_fail("remove_many move");
+        shape_copy now;
+        copy_shape(mv[j].to, &now);
+        if (memcmp(&now, &before[from], sizeof now) != 0) fuzz_fail("a moved shape changed");
+        if (sepax_shapes_view(store, mv[j].from, &(sepax_shape_view){0}) != SEPAX_ERR_STALE_ID)
+            fuzz_fail("a moved shape's old id still works");
+        if (dead.n < dead.cap) dead.id[dead.n++] = mv[j].from;
+    }
+    /* every other shape stays where it was, as it was */
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t id = before_id[i];
+        int gone = 0;
+        for (uint32_t k = 0; k < n; k++) gone |= ids[k] == id;
+        for (uint32_t j = 0; j < moves; j++) gone |= mv[j].from == id;
+        if (gone) continue;
+        shape_copy now;
+        copy_shape(id, &now); /* fails on a refused id */
+        if (memcmp(&now, &before[i], sizeof now) != 0) fuzz_fail("a staying shape changed");
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        if (sepax_shapes_view(store, ids[k], &(sepax_shape_view){0}) != SEPAX_ERR_STALE_ID)
+            fuzz_fail("a removed id still works");
+        if (dead.n < dead.cap) dead.id[dead.n++] = ids[k];
+    }
+    if (keep) check_queries(middle(), 0.5f, sepax_get_backend());
+}
+
 static void op_reorder(int op, int b) {
     static uint32_t order[MAXSHAPES + 1], ids[MAXSHAPES + 1], old_id[MAXSHAPES];
     static shape_copy before[MAXSHAPES], now;
@@ -392,6 +467,8 @@ static void run_ops(cursor *c, int raw, int angles, int reorders) {
             if (b < 0) return;
             if (reorders && (op >> 2) & 1)
                 op_reorder(op, b);
+            else if ((op >> 3) & 1)
+                op_remove_many(b);
             else
                 op_remove(b);
             break;
