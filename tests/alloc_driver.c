@@ -184,6 +184,10 @@ int main(void) {
     NO_ALLOC("sepax_shapes_add_polygon, within capacity",
              sepax_shapes_add_polygon(small, tri, 3, &id));
     NO_ALLOC("sepax_shapes_remove", sepax_shapes_remove(small, id, &moved));
+    uint32_t set[2] = {sepax_shapes_id(small, 0), 0}, nmoves = 0;
+    NO_ALLOC("sepax_shapes_add_circle, again",
+             sepax_shapes_add_circle(small, (sepax_vec2){2.0f, 0.0f}, 1.0f, &set[1]));
+    NO_ALLOC("sepax_shapes_remove_many", sepax_shapes_remove_many(small, set, 2, NULL, &nmoves));
     sepax_shapes_destroy(small);
     NO_ALLOC("sepax_shapes_set_poses", sepax_shapes_set_poses(store, 0, cfg.shapes, poses));
     NO_ALLOC("sepax_shapes_update", sepax_shapes_update(store));
