@@ -20,17 +20,15 @@ typedef struct options {
     uint32_t n, k, rounds;
 } options;
 
-static uint32_t arg_u32(const char *v) { return (uint32_t)strtoul(v, NULL, 10); }
-
 static options parse(int argc, char **argv) {
     options o = {100000, 10000, 7};
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--n"))
-            o.n = arg_u32(argv[i + 1]);
+            o.n = frame_arg_u32(argv[i + 1]);
         else if (!strcmp(argv[i], "--k"))
-            o.k = arg_u32(argv[i + 1]);
+            o.k = frame_arg_u32(argv[i + 1]);
         else if (!strcmp(argv[i], "--rounds"))
-            o.rounds = arg_u32(argv[i + 1]);
+            o.rounds = frame_arg_u32(argv[i + 1]);
         else {
             fprintf(stderr, "usage: %s [--n N] [--k K] [--rounds R]\n", argv[0]);
             exit(2);
@@ -45,14 +43,6 @@ static options parse(int argc, char **argv) {
         exit(2);
     }
     return o;
-}
-
-/* xorshift64: the same store and removals on every machine */
-static uint64_t next(uint64_t *x) {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
 }
 
 /* Shape i of the lattice: 3 of 5 circles, then triangles and boxes (as polygons). */
@@ -84,7 +74,7 @@ static void random_set(sepax_shapes *s, uint32_t k, uint64_t *rng, uint32_t *at,
     uint32_t n = sepax_shapes_count(s);
     for (uint32_t i = 0; i < n; i++) at[i] = i;
     for (uint32_t j = 0; j < k; j++) {
-        uint32_t pick = j + (uint32_t)(next(rng) % (n - j)), t = at[j];
+        uint32_t pick = j + (uint32_t)(frame_next(rng) % (n - j)), t = at[j];
         at[j] = at[pick];
         at[pick] = t;
         ids[j] = sepax_shapes_id(s, at[j]);
@@ -98,7 +88,7 @@ static void round_of(sepax_shapes *s, const options *o, uint64_t *rng, uint32_t 
     double t0 = frame_now_ns();
     for (uint32_t j = 0; j < o->k; j++) {
         uint32_t live = sepax_shapes_count(s);
-        uint32_t at = (uint32_t)(next(rng) % live);
+        uint32_t at = (uint32_t)(frame_next(rng) % live);
         sepax_status st = sepax_shapes_remove(s, sepax_shapes_id(s, at), NULL);
         if (st != SEPAX_OK) frame_die("remove", st);
     }

@@ -51,3 +51,14 @@ double frame_median_sz(const size_t *v, uint32_t n) {
     free(d);
     return m;
 }
+
+uint32_t frame_arg_u32(const char *v) { return (uint32_t)strtoul(v, NULL, 10); }
+
+uint64_t frame_next(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+float frame_unit(uint64_t *x) { return (float)(frame_next(x) >> 40) * (1.0f / 16777216.0f); }

@@ -1,5 +1,7 @@
-/* What the two whole-frame benchmarks (bench/frame.c, bench/peers/frame_peers.c) share:
- * a clock, fatal errors under the program's name, medians. */
+/* What the whole-frame benchmarks (bench/frame.c, bench/peers/frame_peers.c, and the small
+ * ones: stray.c, large.c, churn.c) share: a clock, fatal errors under the program's name,
+ * medians, numeric arguments, and one random generator so every machine builds the same
+ * scenes. */
 #ifndef SEPAX_BENCH_FRAME_UTIL_H
 #define SEPAX_BENCH_FRAME_UTIL_H
 
@@ -21,6 +23,11 @@ void frame_die(const char *what, sepax_status st);
 void *frame_xmalloc(size_t n);
 double frame_median(const double *v, uint32_t n);
 double frame_median_sz(const size_t *v, uint32_t n);
+/* A decimal argument (0 when it is not a number). */
+uint32_t frame_arg_u32(const char *v);
+/* xorshift64: the next value of the generator at *x (nonzero), and one in [0, 1). */
+uint64_t frame_next(uint64_t *x);
+float frame_unit(uint64_t *x);
 
 #ifdef __cplusplus
 }

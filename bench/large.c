@@ -18,8 +18,6 @@ typedef struct options {
     float half, field;
 } options;
 
-static uint32_t arg_u32(const char *v) { return (uint32_t)strtoul(v, NULL, 10); }
-
 static void usage(const char *argv0) {
     fprintf(stderr, "usage: %s [--n N] [--large L] [--half H] [--field W] [--frames F]\n", argv0);
     exit(2);
@@ -30,29 +28,21 @@ static options parse(int argc, char **argv) {
     if (argc % 2 == 0) usage(argv[0]);
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--n"))
-            o.n = arg_u32(argv[i + 1]);
+            o.n = frame_arg_u32(argv[i + 1]);
         else if (!strcmp(argv[i], "--large"))
-            o.large = arg_u32(argv[i + 1]);
+            o.large = frame_arg_u32(argv[i + 1]);
         else if (!strcmp(argv[i], "--half"))
             o.half = strtof(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--field"))
             o.field = strtof(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--frames"))
-            o.frames = arg_u32(argv[i + 1]);
+            o.frames = frame_arg_u32(argv[i + 1]);
         else
             usage(argv[0]);
     }
     if (o.frames == 0) o.frames = 1;
     if (!(o.half > 0.0f) || !(o.field > 0.0f)) usage(argv[0]);
     return o;
-}
-
-/* xorshift64: the same field on every machine */
-static float unit(uint64_t *x) {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return (float)(*x >> 40) * (1.0f / 16777216.0f);
 }
 
 int main(int argc, char **argv) {
@@ -65,7 +55,7 @@ int main(int argc, char **argv) {
     uint32_t id;
     sepax_status st;
     for (uint32_t i = 0; i < o.n; i++) {
-        sepax_vec2 c = {o.field * unit(&rng), o.field * unit(&rng)};
+        sepax_vec2 c = {o.field * frame_unit(&rng), o.field * frame_unit(&rng)};
         st = sepax_shapes_add_circle(s, c, 0.5f, &id);
         if (st != SEPAX_OK) frame_die("add circle", st);
     }
@@ -74,8 +64,8 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < o.large; i++) {
         st = sepax_shapes_add_box(s, o.half, o.half, &id);
         if (st != SEPAX_OK) frame_die("add box", st);
-        poses[o.n + i] = (sepax_pose){{o.field * unit(&rng), o.field * unit(&rng)},
-                                      sepax_rot(6.2831853f * unit(&rng))};
+        poses[o.n + i] = (sepax_pose){{o.field * frame_unit(&rng), o.field * frame_unit(&rng)},
+                                      sepax_rot(6.2831853f * frame_unit(&rng))};
     }
     st = sepax_shapes_set_poses(s, 0, count, poses);
     if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);

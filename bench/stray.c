@@ -19,19 +19,17 @@ typedef struct options {
     float far;
 } options;
 
-static uint32_t arg_u32(const char *v) { return (uint32_t)strtoul(v, NULL, 10); }
-
 static options parse(int argc, char **argv) {
     options o = {50000, 1, 9, 100000.0f};
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--n"))
-            o.n = arg_u32(argv[i + 1]);
+            o.n = frame_arg_u32(argv[i + 1]);
         else if (!strcmp(argv[i], "--strays"))
-            o.strays = arg_u32(argv[i + 1]);
+            o.strays = frame_arg_u32(argv[i + 1]);
         else if (!strcmp(argv[i], "--far"))
             o.far = strtof(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--frames"))
-            o.frames = arg_u32(argv[i + 1]);
+            o.frames = frame_arg_u32(argv[i + 1]);
         else {
             fprintf(stderr, "usage: %s [--n N] [--strays K] [--far D] [--frames F]\n", argv[0]);
             exit(2);
@@ -39,14 +37,6 @@ static options parse(int argc, char **argv) {
     }
     if (o.frames == 0) o.frames = 1;
     return o;
-}
-
-/* xorshift64: the same field on every machine */
-static float unit(uint64_t *x) {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return (float)(*x >> 40) * (1.0f / 16777216.0f);
 }
 
 static int by_pair(const void *a, const void *b) {
@@ -65,7 +55,7 @@ static sepax_pair *run(const options *o, uint32_t strays, size_t *n) {
     uint32_t id;
     sepax_status st;
     for (uint32_t i = 0; i < o->n; i++) {
-        sepax_vec2 c = {250.0f * unit(&x), 250.0f * unit(&x)};
+        sepax_vec2 c = {250.0f * frame_unit(&x), 250.0f * frame_unit(&x)};
         if ((st = sepax_shapes_add_circle(s, c, 0.4f, &id)) != SEPAX_OK) frame_die("add", st);
     }
     for (uint32_t k = 0; k < strays; k++) {
