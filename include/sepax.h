@@ -294,13 +294,14 @@ SEPAX_API sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sep
 /// refused, and a shape may move twice. Here the store stays dense with each staying shape moved
 /// at most once: with k the count after the call, each removed shape's index below k takes one of
 /// the staying shapes at or past k. Which one goes where follows from the store and the list
-/// alone (the same on every platform); moved[0 .. *moves-1] says (room for n; moved and moves
-/// may be NULL, else aligned for their types). The removals and moves are those of
-/// sepax_shapes_remove called in some order, with its rules for old ids and generations. Every
-/// id is checked before anything changes; errors, with the store unchanged and moved and
+/// alone (the same on every platform); moved[0 .. *moves-1] says (room for n, not overlapping
+/// ids; moved and moves may be NULL, else aligned for their types). The removals and moves are
+/// those of sepax_shapes_remove called in some order, with its rules for old ids and generations.
+/// Every id is checked before anything changes; errors, with the store unchanged and moved and
 /// *moves untouched: SEPAX_ERR_NULL (store; ids with n > 0), SEPAX_ERR_MISALIGNED (ids, moved,
-/// moves), SEPAX_ERR_BAD_ID and SEPAX_ERR_STALE_ID (the first bad id), SEPAX_ERR_DUPLICATE (an
-/// id given twice). n == 0: SEPAX_OK and *moves = 0.
+/// moves), then, id by id in the list's order, SEPAX_ERR_BAD_ID and SEPAX_ERR_STALE_ID (a bad
+/// id) or SEPAX_ERR_DUPLICATE (an id given before it in the list): the first such entry's.
+/// n == 0: SEPAX_OK and *moves = 0.
 SEPAX_API sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids,
                                                 uint32_t n, sepax_move *moved, uint32_t *moves);
 
