@@ -257,7 +257,7 @@ static int run_only(const opts *o, const workload *w) {
     }
     if (o->stale_rows) { /* a frame's update: the same world data, the rows left behind */
         sepax_broadphase *bp = sepax_broadphase_create(NULL);
-        sepax_frame_options fo = {SEPAX_TEST_AABB, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+        sepax_frame_options fo = {SEPAX_TEST_AABB, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
         sepax_contacts none = {NULL, NULL, NULL, 0};
         size_t count;
         sepax_status st =

@@ -141,7 +141,7 @@ int main(int argc, char **argv) {
         sepax_status st = sepax_shapes_update(s); /* rows current */
         if (st != SEPAX_OK) frame_die("sepax_shapes_update", st);
         if (stale) { /* a frame that writes the records only: the rows lag from here on */
-            sepax_frame_options fo = {SEPAX_TEST_AABB, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+            sepax_frame_options fo = {SEPAX_TEST_AABB, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
             sepax_contacts none = {NULL, NULL, NULL, 0};
             size_t count;
             st = sepax_find_contacts(bp, s, &fo, &none, &count);

@@ -3,7 +3,7 @@
  *
  *   sepax-bench-frame [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]
  *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E] [--reorder R]
- *       [--update frame|all|lazy] [--poses set|frame]
+ *       [--update frame|all|lazy]
  *
  * Frames 0 .. W-1 warm up, frames W .. W+F-1 are measured; each figure is the median over
  * the measured frames. Every configuration (backend x threads) runs every frame, one after the
@@ -18,8 +18,7 @@
  *                SEPAX_UPDATE_FRAME): the whole frame in one call, the update split over the
  *                threads too (and without the rows only the range queries read; with
  *                --update all, SEPAX_UPDATE_ALL: with them; with --update lazy,
- *                SEPAX_UPDATE_LAZY: every bound, then only the candidate pairs' records; with
- *                --poses frame, no set_poses: the call takes the poses in its options)
+ *                SEPAX_UPDATE_LAZY: every bound, then only the candidate pairs' records)
  * and the one-call frame's phases as sepax_broadphase_stats times them (update, grid build,
  * pairing with the test, the results' copy), each a median over the frames in its own right.
  * Every frame's contacts (pairs and their order) are hashed, and must be the same for every
@@ -90,17 +89,16 @@ typedef struct opts {
     uint32_t n, frames, warmup;
     uint64_t seed;
     float cell;
-    uint32_t reorder;   /* every this many frames; 0: never */
-    int update;         /* the one-call frame's sepax_frame_update */
-    int only_frame;     /* run only the one-call frame (for instruction counts under callgrind) */
-    int poses_in_frame; /* --poses frame: the one-call frame takes the poses in its options */
+    uint32_t reorder; /* every this many frames; 0: never */
+    int update;       /* the one-call frame's sepax_frame_update */
+    int only_frame;   /* run only the one-call frame (for instruction counts under callgrind) */
 } opts;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
             "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n"
-            "  [--update frame|all|lazy] [--only-frame 0|1] [--poses set|frame]\n",
+            "  [--update frame|all|lazy] [--only-frame 0|1]\n",
             argv0);
     exit(2);
 }
@@ -121,8 +119,8 @@ typedef struct outbuf {
 } outbuf;
 
 static sepax_status find(config *c, sepax_shapes *store, int test, int update, float cell,
-                         const sepax_pose *poses, outbuf *out, size_t *count) {
-    sepax_frame_options o = {test, 0.0f, cell, update, poses};
+                         outbuf *out, size_t *count) {
+    sepax_frame_options o = {test, 0.0f, cell, update};
     sepax_contacts dst = {out->pairs, NULL, NULL, out->cap};
     return sepax_find_contacts(c->bp, store, &o, &dst, count);
 }
@@ -135,7 +133,7 @@ static void grow(outbuf *out, size_t need) {
 
 int main(int argc, char **argv) {
     frame_set_name("sepax-bench-frame");
-    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME, 0, 0};
+    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage(argv[0]);
@@ -166,8 +164,6 @@ int main(int argc, char **argv) {
             o.update = SEPAX_UPDATE_LAZY;
         else if (strcmp(a, "--only-frame") == 0)
             o.only_frame = atoi(v) != 0;
-        else if (strcmp(a, "--poses") == 0 && (strcmp(v, "set") == 0 || strcmp(v, "frame") == 0))
-            o.poses_in_frame = strcmp(v, "frame") == 0;
         else
             usage(argv[0]);
     }
@@ -283,25 +279,22 @@ int main(int argc, char **argv) {
                     if (st == SEPAX_OK) st = sepax_shapes_update(store);
                     if (st != SEPAX_OK) frame_die("update", st);
                     t1 = frame_now_ns();
-                    st = find(c, store, SEPAX_TEST_AABB, 0, o.cell, NULL, &out, &cand);
+                    st = find(c, store, SEPAX_TEST_AABB, 0, o.cell, &out, &cand);
                     t2 = frame_now_ns();
                     if (st == SEPAX_ERR_CAPACITY) {
                         grow(&out, cand);
                         continue;
                     }
                     if (st != SEPAX_OK) frame_die("sepax_find_contacts (AABB)", st);
-                    st = find(c, store, SEPAX_TEST_OVERLAP, 0, o.cell, NULL, &out, &hits);
+                    st = find(c, store, SEPAX_TEST_OVERLAP, 0, o.cell, &out, &hits);
                     t3 = frame_now_ns();
                     if (st != SEPAX_OK) frame_die("sepax_find_contacts (OVERLAP)", st);
                     h_overlap = hash_pairs(out.pairs, hits);
                 }
                 t4 = frame_now_ns();
-                if (!o.poses_in_frame) {
-                    st = sepax_shapes_set_poses(store, 0, count, store_poses);
-                    if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
-                }
-                st = find(c, store, SEPAX_TEST_OVERLAP, o.update, o.cell,
-                          o.poses_in_frame ? store_poses : NULL, &out, &hits1);
+                st = sepax_shapes_set_poses(store, 0, count, store_poses);
+                if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
+                st = find(c, store, SEPAX_TEST_OVERLAP, o.update, o.cell, &out, &hits1);
                 t5 = frame_now_ns();
                 if (st == SEPAX_ERR_CAPACITY && o.only_frame) {
                     grow(&out, hits1);
@@ -366,7 +359,6 @@ int main(int argc, char **argv) {
     printf(" --update %s", o.update == SEPAX_UPDATE_ALL    ? "all"
                            : o.update == SEPAX_UPDATE_LAZY ? "lazy"
                                                            : "frame");
-    printf(" --poses %s", o.poses_in_frame ? "frame" : "set");
     printf("\n# %s: %u shapes; median of %u frames (after %u warm-up), ms per frame; poses made "
            "in %.1f ms a frame (untimed), poses hash %016llx; last frame's contacts hash %016llx\n",
            scene_name(sc), count, o.frames, o.warmup, pose_ms / total,

@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     sepax_broadphase_config cfg = {1, NULL, NULL, 0};
     sepax_broadphase *bp = sepax_broadphase_create(&cfg);
     if (!bp) frame_die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
-    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
     size_t cap = 0, found = 0;
     sepax_pair *pairs = NULL;
     double *ms = frame_xmalloc(o.frames * sizeof *ms),

@@ -68,7 +68,7 @@ static sepax_pair *run(const options *o, uint32_t strays, size_t *n) {
     size_t cap = (size_t)o->n * 4 + 64, count = 0;
     sepax_pair *pairs = frame_xmalloc(cap * sizeof *pairs);
     double *ms = frame_xmalloc(o->frames * sizeof *ms);
-    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE, NULL};
+    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
     sepax_contacts out = {pairs, NULL, NULL, cap};
     if ((st = sepax_find_contacts(bp, s, &fo, &out, &count)) != SEPAX_OK) frame_die("frame", st);
     size_t first = count;

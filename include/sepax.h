@@ -655,13 +655,6 @@ typedef struct sepax_frame_options {
     float margin;    ///< as sepax_query_options.margin (finite, |margin| <= SEPAX_COORD_LIMIT)
     float cell_size; ///< grid cell edge; 0: chosen from the shapes' sizes. Finite, >= 0.
     int update;      ///< a sepax_frame_update
-    /// NULL, or the pose of every shape, poses[i] for index i (sepax_shapes_count of them),
-    /// stored first as sepax_shapes_set_poses(store, 0, count, poses) would, the stores spread
-    /// over the workers with the update that reads them (a separate set_poses is a serial
-    /// pass over every pose). Checked before anything changes: a bad pose is its
-    /// set_poses status (NONFINITE, RANGE, BAD_POSE) with no pose stored; misaligned:
-    /// SEPAX_ERR_MISALIGNED.
-    const sepax_pose *poses;
 } sepax_frame_options;
 
 /// Where sepax_find_contacts writes: entry k of each array is result k.

@@ -105,21 +105,15 @@ typedef struct frame_ctx {
     const sepax_kernel *k;
     int test; /* a sepax_test, or TEST_MARK */
     float margin;
-    int write;               /* what the update writes (SEPAX_WRITE_*) */
-    const uint32_t *items;   /* chunk of each item (a redo list), or NULL: item i is chunk i */
-    const sepax_pose *poses; /* checked poses to store before the update, or NULL */
+    int write;             /* what the update writes (SEPAX_WRITE_*) */
+    const uint32_t *items; /* chunk of each item (a redo list), or NULL: item i is chunk i */
 } frame_ctx;
 
 static void update_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
     (void)worker;
     const frame_ctx *f = ctx;
-    for (uint32_t i = begin; i < end; i++) {
-        /* the poses of the blocks this task updates, still in cache when it reads them */
-        if (f->poses)
-            sepax_poses_store_blocks(f->store, f->k, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS,
-                                     f->poses);
+    for (uint32_t i = begin; i < end; i++)
         f->k->update(f->store, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS, f->write);
-    }
 }
 
 /* A lazy frame's pairing before the test: no results, only each candidate's two blocks
@@ -530,7 +524,6 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
              (uintptr_t)out->manifolds % _Alignof(sepax_manifold)))
             return SEPAX_ERR_MISALIGNED;
     }
-    if ((uintptr_t)o->poses % _Alignof(sepax_pose)) return SEPAX_ERR_MISALIGNED; /* NULL passes */
     /* records a lazy frame left behind: only the bounds may be read */
     if (store->recs_stale && o->update == SEPAX_UPDATE_NONE && o->test != SEPAX_TEST_AABB)
         return SEPAX_ERR_STALE_WORLD;
@@ -617,8 +610,6 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     sepax_status st = check_frame(bp, store, options, out, count, &margin);
     const sepax_kernel *k = NULL;
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    /* every pose checked before any is stored, as sepax_shapes_set_poses does */
-    if (st == SEPAX_OK && options->poses) st = sepax_poses_check(k, options->poses, store->count);
     if (st != SEPAX_OK) return st;
     /* A lazy frame pairs twice. Where the last frame on this broadphase found more candidate
      * pairs than an eighth of the shapes, the second pairing costs more than the records it
@@ -629,11 +620,8 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
     int write = options->update == SEPAX_UPDATE_ALL ? SEPAX_WRITE_ROWS
                 : lazy                              ? SEPAX_WRITE_BOUNDS
                                                     : SEPAX_WRITE_RECORDS;
-    frame_ctx f = {bp, store, k, options->test, margin, write, NULL, options->poses};
+    frame_ctx f = {bp, store, k, options->test, margin, write, NULL};
     uint64_t t0 = sepax_clock_ns(), t1 = t0;
-    if (options->update == SEPAX_UPDATE_NONE && options->poses) /* stored, and nothing else */
-        sepax_poses_store_blocks(store, k, 0, chunks_of(store->count, SEPAX_BLOCK_LANES),
-                                 options->poses);
     if (options->update != SEPAX_UPDATE_NONE) {
         uint32_t blocks = chunks_of(store->count, SEPAX_BLOCK_LANES);
         if (store->count)

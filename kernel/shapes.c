@@ -485,26 +485,6 @@ static void set_pose_lane(sepax_shapes *store, uint32_t id, const sepax_pose *q)
     p->s[lane] = q->rotation.s;
 }
 
-sepax_status sepax_poses_check(const sepax_kernel *k, const sepax_pose *poses, size_t count) {
-    if (k->poses_valid(poses, count)) return SEPAX_OK;
-    for (size_t i = 0; i < count; i++) { /* all or nothing: the first bad pose's status */
-        sepax_status st = check_pose(&poses[i]);
-        if (st != SEPAX_OK) return st;
-    }
-    return SEPAX_OK;
-}
-
-void sepax_poses_store_blocks(sepax_shapes *s, const sepax_kernel *k, uint32_t first_block,
-                              uint32_t blocks, const sepax_pose *poses) {
-    uint32_t whole = s->count / L; /* blocks every lane of which holds a shape */
-    uint32_t end = first_block + blocks, end_whole = end < whole ? end : whole;
-    if (first_block < end_whole)
-        k->poses_store(&s->pose[first_block], poses + (size_t)first_block * L,
-                       end_whole - first_block);
-    if (end > whole && first_block <= whole) /* the last block, partly full */
-        for (uint32_t i = whole * L; i < s->count; i++) set_pose_lane(s, i, &poses[i]);
-}
-
 sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t count,
                                     const sepax_pose *poses) {
     if (!store) return SEPAX_ERR_NULL;
@@ -516,8 +496,12 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
      * frame); without a chosen kernel (a bad SEPAX_BACKEND), the scalar copy's */
     const sepax_kernel *k;
     if (sepax_kernel_for_query(&k) != SEPAX_OK) k = &sepax_kernel_scalar;
-    sepax_status st = sepax_poses_check(k, poses, count);
-    if (st != SEPAX_OK) return st;
+    if (!k->poses_valid(poses, count)) { /* all or nothing: the first bad pose's status */
+        for (size_t i = 0; i < count; i++) {
+            sepax_status st = check_pose(&poses[i]);
+            if (st != SEPAX_OK) return st;
+        }
+    }
     size_t i = 0;
     for (; i < count && (first + i) % L; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
     size_t blocks = (count - i) / L; /* whole blocks: the kernel's transpose */

@@ -234,15 +234,6 @@ static inline int sepax_block_rows(const sepax_shapes *s, size_t b, size_t nbloc
  * changed. */
 void sepax_block_refresh(sepax_shapes *s, uint32_t i);
 
-struct sepax_kernel;
-/* SEPAX_OK when every pose of the batch passes sepax_shapes_set_poses' checks, else the first
- * bad one's status (NONFINITE, RANGE, BAD_POSE). */
-sepax_status sepax_poses_check(const struct sepax_kernel *k, const sepax_pose *poses, size_t count);
-/* Store the (checked) poses of the shapes in blocks first_block .. first_block + blocks - 1,
- * poses[i] being shape i's: what a frame's update task stores before it reads them. */
-void sepax_poses_store_blocks(sepax_shapes *s, const struct sepax_kernel *k, uint32_t first_block,
-                              uint32_t blocks, const sepax_pose *poses);
-
 /* The same for every block of the store (after shapes moved between blocks). */
 void sepax_blocks_refresh_all(sepax_shapes *s);
 

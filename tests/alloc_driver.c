@@ -107,7 +107,7 @@ static sepax_status hull_of(int n) {
 
 static sepax_status frame(sepax_broadphase *bp, sepax_shapes *store, int test, int update,
                           sepax_contacts *out, size_t *count) {
-    sepax_frame_options o = {test, 0.0f, 0.0f, update, NULL};
+    sepax_frame_options o = {test, 0.0f, 0.0f, update};
     return sepax_find_contacts(bp, store, &o, out, count);
 }
 

@@ -182,7 +182,7 @@ static sepax_status frame(world *w, const sepax_scheduler *sched, int test, int 
     sepax_broadphase_config cfg = {1, sched, NULL, 1};
     sepax_broadphase *bp = sepax_broadphase_create(&cfg);
     if (!bp) return SEPAX_ERR_NOMEM;
-    sepax_frame_options o = {test, 0.05f, 0.0f, update, NULL};
+    sepax_frame_options o = {test, 0.05f, 0.0f, update};
     sepax_contacts out = {w->frame_pairs, w->frame_hits, w->frame_man, w->frame_cap};
     size_t count = 0;
     sepax_status st = sepax_find_contacts(bp, w->store, &o, &out, &count);

@@ -131,7 +131,7 @@ static result_set frame_with(sepax_broadphase *bp, sepax_shapes *s, const sepax_
 /* The frame's results, with room for `cap`. */
 static result_set frame(sepax_broadphase *bp, sepax_shapes *s, int test, float margin, size_t cap,
                         sepax_status *st) {
-    sepax_frame_options o = {test, margin, 0.0f, 0, NULL};
+    sepax_frame_options o = {test, margin, 0.0f, 0};
     return frame_with(bp, s, &o, cap, st);
 }
 
@@ -477,7 +477,7 @@ Test(broadphase, reused_across_sizes_equals_fresh) {
         int which = order[k] < 0 ? 1 : order[k];
         sepax_shapes *s = stores[which];
         uint32_t count = sepax_shapes_count(s);
-        sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.05f, order[k] < 0 ? 2.0f : 0.0f, 0, NULL};
+        sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.05f, order[k] < 0 ? 2.0f : 0.0f, 0};
         sepax_broadphase *fresh = sepax_broadphase_create(NULL);
         cr_assert(fresh);
         sepax_status st_got, st_want;
@@ -526,7 +526,7 @@ Test(broadphase, update_option_equals_update_then_frame) {
     for (int update = SEPAX_UPDATE_FRAME; update <= SEPAX_UPDATE_ALL; update++) {
         for (uint32_t i = 0; i < n; i++) poses[i].position.x += 10.0f;
         sepax_shapes_set_poses(s, 0, n, poses);
-        sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, update, NULL};
+        sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, update};
         result_set a = {malloc(n * 8 * sizeof(sepax_pair)), malloc(n * 8 * sizeof(sepax_hit)), NULL,
                         0};
         sepax_contacts out = {a.pairs, a.hits, NULL, n * 8};
@@ -600,7 +600,7 @@ Test(broadphase, range_queries_after_a_frame_update) {
             poses[i] = (sepax_pose){{60.0f * wl_unit(&r), 60.0f * wl_unit(&r)},
                                     sepax_rot(6.0f * wl_unit(&r))};
         cr_assert_eq(sepax_shapes_set_poses(s, 0, n, poses), SEPAX_OK);
-        sepax_frame_options o = {SEPAX_TEST_AABB, 0.0f, 0.0f, updates[u], NULL};
+        sepax_frame_options o = {SEPAX_TEST_AABB, 0.0f, 0.0f, updates[u]};
         size_t count;
         sepax_contacts none = {NULL, NULL, NULL, 0};
         cr_assert_eq(sepax_find_contacts(bp, s, &o, &none, &count), SEPAX_ERR_CAPACITY);
@@ -628,7 +628,7 @@ Test(broadphase, too_small_a_buffer_loses_nothing) {
     sepax_manifold *mans = malloc(cap * sizeof *mans);
     memset(pairs, 0xab, cap * sizeof *pairs);
     memset(mans, 0xab, cap * sizeof *mans);
-    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, 0, NULL};
+    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, 0};
     sepax_contacts out = {pairs, NULL, mans, cap};
     size_t count = 0;
     cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_CAPACITY);
@@ -677,7 +677,7 @@ Test(broadphase, refusal_for_room_grows_nothing) {
                          SEPAX_TEST_MANIFOLD};
     for (size_t t = 0; t < sizeof tests / sizeof tests[0]; t++) {
         sepax_broadphase *bp = sepax_broadphase_create(NULL);
-        sepax_frame_options o = {tests[t], 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+        sepax_frame_options o = {tests[t], 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
         sepax_contacts none = {NULL, NULL, NULL, 0};
         size_t count = 0;
         sepax_broadphase_stats before, after;
@@ -744,7 +744,7 @@ Test(broadphase, trim_gives_back_the_results_room) {
             for (int update = SEPAX_UPDATE_FRAME; update <= SEPAX_UPDATE_LAZY; update++) {
                 sepax_shapes *s = update == SEPAX_UPDATE_LAZY ? sparse : stack;
                 size_t room = update == SEPAX_UPDATE_LAZY ? 1u << 16 : pairs;
-                sepax_frame_options o = {test, 0.0f, 0.0f, update, NULL};
+                sepax_frame_options o = {test, 0.0f, 0.0f, update};
                 sepax_status st;
                 /* a frame first: a lazy frame's choice reads the last frame's candidates (and
                  * the room the last test left, trimmed, is not this test's) */
@@ -818,7 +818,7 @@ Test(broadphase, too_small_a_buffer_loses_nothing_while_shapes_move) {
                 poses[i] = (sepax_pose){{40.0f * wl_unit(&r), 40.0f * wl_unit(&r)},
                                         sepax_rot(6.0f * wl_unit(&r))};
             cr_assert_eq(sepax_shapes_set_poses(s, 0, n, poses), SEPAX_OK);
-            sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, update, NULL};
+            sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, update};
             sepax_contacts none = {NULL, NULL, NULL, 0};
             size_t needed = 0;
             cr_assert_eq(sepax_find_contacts(bp, s, &o, &none, &needed), SEPAX_ERR_CAPACITY,
@@ -916,7 +916,7 @@ Test(broadphase, phase_timings_name_the_phases_run) {
         sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
         sepax_broadphase *bp = sepax_broadphase_create(&cfg);
         sepax_contacts out = {pairs, NULL, NULL, cap};
-        sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+        sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
         cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
         cr_assert(count > 0);
         sepax_broadphase_stats st = stats_of(bp);
@@ -1229,7 +1229,7 @@ Test(broadphase, contract) {
     memset(pairs, 0xA5, sizeof pairs);
     memset(hits, 0xA5, sizeof hits);
     memset(mans, 0xA5, sizeof mans);
-    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, 0, NULL};
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, 0};
     sepax_contacts out = {pairs, hits, mans, 64};
     cr_assert_eq(sepax_find_contacts(NULL, s, &o, &out, &count), SEPAX_ERR_NULL);
     cr_assert_eq(sepax_find_contacts(bp, NULL, &o, &out, &count), SEPAX_ERR_NULL);
@@ -1269,7 +1269,7 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_broadphase_build(bp, s, 2e18f), SEPAX_ERR_RANGE);
     /* the arrays the test needs */
     sepax_contacts no_hits = {pairs, NULL, NULL, 64};
-    sepax_frame_options col = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, 0, NULL};
+    sepax_frame_options col = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, 0};
     cr_assert_eq(sepax_find_contacts(bp, s, &col, &no_hits, &count), SEPAX_ERR_NULL);
     col.test = SEPAX_TEST_MANIFOLD;
     cr_assert_eq(sepax_find_contacts(bp, s, &col, &no_hits, &count), SEPAX_ERR_NULL);
@@ -1412,7 +1412,7 @@ Test(broadphase, empty) {
     sepax_aabb box = {{0, 0}, {1, 1}};
     cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, 4, &count), SEPAX_ERR_NO_GRID);
     cr_assert_eq(count, 7, "count written by a refused query");
-    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
     sepax_contacts out = {NULL, NULL, NULL, 0};
     cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
     cr_assert_eq(count, 0);
@@ -2039,100 +2039,4 @@ Test(broadphase, far_rays_as_raycast) {
     free(hits);
     free(rays);
     sepax_shapes_destroy(s);
-}
-
-/* The poses passed in the frame (sepax_frame_options.poses) are those of a separate
- * sepax_shapes_set_poses: the same stored poses, world data and results, bit for bit, for
- * every update mode, test and thread count, with a last block part full; a bad pose anywhere
- * (NaN, out of range, not a unit rotation) or a misaligned array refuses the frame with
- * set_poses' status, no pose stored and nothing written. */
-Test(broadphase, poses_in_the_frame_as_set_poses) {
-    sepax_shapes *a = make_store(1500, 71, 5), *b = make_store(1500, 71, 5);
-    uint32_t n = sepax_shapes_count(a);
-    cr_assert(n % SEPAX_BLOCK_LANES != 0, "a last block part full: %u shapes", n);
-    sepax_pose *poses = malloc((n + 1) * sizeof *poses);
-    cr_assert(poses);
-    wl_rng r = {97};
-    size_t frames = 0, results = 0;
-    for (uint32_t threads = 1; threads <= 2; threads++) {
-        sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
-        sepax_broadphase *bpa = sepax_broadphase_create(&cfg), *bpb = sepax_broadphase_create(&cfg);
-        cr_assert(bpa && bpb);
-        for (int update = SEPAX_UPDATE_NONE; update <= SEPAX_UPDATE_LAZY; update++) {
-            for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_MANIFOLD; test++) {
-                for (uint32_t i = 0; i < n; i++)
-                    poses[i] = (sepax_pose){{60.0f * wl_unit(&r), 60.0f * wl_unit(&r)},
-                                            sepax_rot(6.2831853f * wl_unit(&r))};
-                /* NONE after a lazy frame would be STALE_WORLD on both: a whole update first */
-                cr_assert_eq(sepax_shapes_update(a), SEPAX_OK);
-                cr_assert_eq(sepax_shapes_update(b), SEPAX_OK);
-                cr_assert_eq(sepax_shapes_set_poses(a, 0, n, poses), SEPAX_OK);
-                sepax_frame_options oa = {test, 0.0f, 0.0f, update, NULL};
-                sepax_frame_options ob = {test, 0.0f, 0.0f, update, poses};
-                sepax_status sa, sb;
-                result_set ra = frame_with(bpa, a, &oa, 1u << 16, &sa);
-                result_set rb = frame_with(bpb, b, &ob, 1u << 16, &sb);
-                cr_assert_eq(sa, SEPAX_OK, "%s", sepax_status_str(sa));
-                cr_assert_eq(sb, sa, "update %d, test %d, %u threads: %s", update, test, threads,
-                             sepax_status_str(sb));
-                cr_assert(same_results(ra, rb), "update %d, test %d, %u threads", update, test,
-                          threads);
-                results += ra.n;
-                frames++;
-                free_set(&ra);
-                free_set(&rb);
-                cr_assert_eq(sepax_shapes_update(a), SEPAX_OK);
-                cr_assert_eq(sepax_shapes_update(b), SEPAX_OK);
-                for (uint32_t i = 0; i < n; i++) {
-                    uint32_t ida = sepax_shapes_id(a, i), idb = sepax_shapes_id(b, i);
-                    sepax_pose pa, pb;
-                    cr_assert_eq(sepax_shapes_get_pose(a, ida, &pa), SEPAX_OK);
-                    cr_assert_eq(sepax_shapes_get_pose(b, idb, &pb), SEPAX_OK);
-                    cr_assert(memcmp(&pa, &pb, sizeof pa) == 0 &&
-                                  memcmp(&pb, &poses[i], sizeof pb) == 0,
-                              "shape %u: pose not stored as set_poses stores it", i);
-                }
-            }
-        }
-        /* refusals: one bad pose, then the array misaligned */
-        const sepax_pose before = poses[n - 1];
-        sepax_pose bad[3] = {{{NAN, 0.0f}, {1.0f, 0.0f}},
-                             {{2.0f * SEPAX_COORD_LIMIT, 0.0f}, {1.0f, 0.0f}},
-                             {{0.0f, 0.0f}, {0.6f, 0.6f}}};
-        const sepax_status want[3] = {SEPAX_ERR_NONFINITE, SEPAX_ERR_RANGE, SEPAX_ERR_BAD_POSE};
-        sepax_pose *kept = malloc(n * sizeof *kept);
-        cr_assert(kept);
-        for (uint32_t i = 0; i < n; i++)
-            cr_assert_eq(sepax_shapes_get_pose(b, sepax_shapes_id(b, i), &kept[i]), SEPAX_OK);
-        for (int k = 0; k < 4; k++) {
-            uint32_t at = k == 3 ? 0 : (uint32_t)wl_range(&r, 0, (int)n - 1);
-            sepax_pose saved = poses[at];
-            if (k < 3) poses[at] = bad[k];
-            const sepax_pose *arg = k < 3 ? poses : (const sepax_pose *)((const char *)poses + 2);
-            sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, arg};
-            sepax_pair pairs[4];
-            memset(pairs, 0x5a, sizeof pairs);
-            sepax_contacts out = {pairs, NULL, NULL, 4};
-            size_t count = 12345;
-            sepax_status st = sepax_find_contacts(bpb, b, &o, &out, &count);
-            cr_assert_eq(st, k < 3 ? want[k] : SEPAX_ERR_MISALIGNED, "case %d: %s", k,
-                         sepax_status_str(st));
-            cr_assert(count == 12345 && pairs[0].a == 0x5a5a5a5au, "case %d wrote", k);
-            for (uint32_t i = 0; i < n; i++) {
-                sepax_pose p;
-                cr_assert_eq(sepax_shapes_get_pose(b, sepax_shapes_id(b, i), &p), SEPAX_OK);
-                cr_assert(memcmp(&p, &kept[i], sizeof p) == 0, "case %d stored pose %u", k, i);
-            }
-            poses[at] = saved;
-        }
-        cr_assert(memcmp(&poses[n - 1], &before, sizeof before) == 0);
-        free(kept);
-        sepax_broadphase_destroy(bpa);
-        sepax_broadphase_destroy(bpb);
-    }
-    cr_log_info("poses in the frame: %zu frames, %zu results", frames, results);
-    cr_assert(results > 1000);
-    free(poses);
-    sepax_shapes_destroy(a);
-    sepax_shapes_destroy(b);
 }

@@ -1361,8 +1361,8 @@ Test(contract, misaligned_one_outputs) {
     sepax_pair fp[MAXS * MAXS];
     memset(fp, MARK, sizeof fp);
     sepax_contacts fout = {fp, NULL, NULL, MAXS * MAXS};
-    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE, NULL};
-    sepax_frame_options bad = {99, 0.0f, 0.0f, SEPAX_UPDATE_NONE, NULL};
+    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
+    sepax_frame_options bad = {99, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
     MISALIGNED_OUT_FAILS(size_t, n, sepax_find_contacts(bp, store, &fo, &fout, n));
     MISALIGNED_OUT_FAILS(size_t, n, sepax_find_contacts(bp, store, &bad, &fout, n));
     cr_expect(all_marked(fp, sizeof fp), "a refused frame wrote");
@@ -1501,7 +1501,7 @@ Test(contract, order) {
     FAILS(SEPAX_ERR_NULL, sepax_broadphase_query_ray(bp, store, &ray, ids, NULL, 4, odd_count));
     FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_ray(bp, store, &ray, ids, rh, 4, odd_count));
     /* a frame's: NULL, then a misaligned *count, then its options */
-    sepax_frame_options bad = {99, NAN, -1, 99, NULL};
+    sepax_frame_options bad = {99, NAN, -1, 99};
     sepax_contacts none = {NULL, NULL, NULL, 0};
     FAILS(SEPAX_ERR_NULL, sepax_find_contacts(bp, store, NULL, &none, odd_count));
     FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts(bp, store, &bad, &none, odd_count));

@@ -52,7 +52,7 @@ static results run_frame(sepax_broadphase *bp, sepax_shapes *s, int test, int up
     size_t cap = 1u << 16;
     results r = {calloc(cap, sizeof(sepax_pair)), calloc(cap, sizeof(sepax_hit)),
                  calloc(cap, sizeof(sepax_manifold)), 0};
-    sepax_frame_options o = {test, test == SEPAX_TEST_MANIFOLD ? 0.05f : 0.0f, 0.0f, update, NULL};
+    sepax_frame_options o = {test, test == SEPAX_TEST_MANIFOLD ? 0.05f : 0.0f, 0.0f, update};
     sepax_contacts out = {r.pairs, r.hits, r.mans, cap};
     sepax_status st = sepax_find_contacts(bp, s, &o, &out, &r.n);
     cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
@@ -237,7 +237,7 @@ static void expect_queries(sepax_shapes *s, sepax_broadphase *bp, sepax_status w
     EXPECT(sepax_broadphase_query_shape(bp, s, 0, 0.0f, out_ids, 64, &count));
     EXPECT(
         sepax_broadphase_query_ray(bp, s, &ray, out_ids, (sepax_ray_hit *)(void *)buf, 64, &count));
-    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE, NULL};
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
     sepax_contacts out = {(sepax_pair *)(void *)buf, NULL, NULL, sizeof buf / sizeof(sepax_pair)};
     FILL();
     sepax_status st = sepax_find_contacts(bp, s, &o, &out, &count);
@@ -297,14 +297,14 @@ Test(lazy, empty_store_then_shapes) {
         sepax_contacts out = {pairs, NULL, NULL, 4};
         size_t count = 99;
         for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_OVERLAP; test++) {
-            sepax_frame_options o = {test, 0.0f, 0.0f, SEPAX_UPDATE_LAZY, NULL};
+            sepax_frame_options o = {test, 0.0f, 0.0f, SEPAX_UPDATE_LAZY};
             cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
             cr_assert_eq(count, 0);
         }
         uint32_t a, b;
         cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0.0f, 0.0f}, 1.0f, &a), SEPAX_OK);
         cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){1.5f, 0.0f}, 1.0f, &b), SEPAX_OK);
-        sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_LAZY, NULL};
+        sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_LAZY};
         cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
         cr_assert_eq(count, 1);
         cr_assert(pairs[0].a == a && pairs[0].b == b);

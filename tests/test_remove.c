@@ -436,7 +436,7 @@ Test(remove, stale_rows_stay_stale_until_a_whole_update) {
     move_all(s, 0.7f, 0.3f);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
     cr_assert(bp);
-    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
     sepax_pair pairs[512];
     sepax_contacts out = {pairs, NULL, NULL, 512};
     size_t count;
@@ -494,7 +494,7 @@ static void frame_then_maybe_update(sepax_shapes *s, sepax_broadphase *bp, wl_rn
     for (uint32_t k = 0; k < n; k++)
         pose[k] = (sepax_pose){{0.3f * wl_unit(r), 0.2f}, sepax_rot(wl_unit(r))};
     cr_assert_eq(sepax_shapes_set_poses(s, 0, n, pose), SEPAX_OK);
-    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
     sepax_contacts none = {NULL, NULL, NULL, 0};
     size_t count;
     sepax_status st = sepax_find_contacts(bp, s, &o, &none, &count);

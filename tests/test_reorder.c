@@ -371,7 +371,7 @@ static int key_cmp(const void *x, const void *y) {
 }
 
 static sepax_pair *frame(sepax_broadphase *bp, sepax_shapes *s, size_t *count) {
-    sepax_frame_options opt = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+    sepax_frame_options opt = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
     size_t cap = 64 * (size_t)sepax_shapes_count(s);
     sepax_pair *pairs = malloc(cap * sizeof *pairs);
     cr_assert(pairs);

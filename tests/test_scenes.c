@@ -135,7 +135,7 @@ static void check_frames(const char *name, uint32_t n) {
             size_t n0 = 0;
             for (int t = 0; t < 3; t++) {
                 sepax_frame_options o = {SEPAX_TEST_OVERLAP, margins[mi], 0.0f,
-                                         t == 2 ? SEPAX_UPDATE_FRAME : SEPAX_UPDATE_NONE, NULL};
+                                         t == 2 ? SEPAX_UPDATE_FRAME : SEPAX_UPDATE_NONE};
                 sepax_contacts out = {got, NULL, NULL, cap};
                 size_t k = 0;
                 sepax_status st = sepax_find_contacts(bp[t], store, &o, &out, &k);
@@ -175,7 +175,7 @@ static void check_frames(const char *name, uint32_t n) {
                       name, frames[fi], (double)margins[mi], t + 1, missing, extra, nw);
             }
             /* candidates: contain the contacts, every one's boxes meet */
-            sepax_frame_options o = {SEPAX_TEST_AABB, margins[mi], 0.0f, 0, NULL};
+            sepax_frame_options o = {SEPAX_TEST_AABB, margins[mi], 0.0f, 0};
             sepax_contacts out = {got, NULL, NULL, cap};
             size_t k = 0;
             sepax_status st = sepax_find_contacts(bp[0], store, &o, &out, &k);
@@ -202,7 +202,7 @@ static void check_frames(const char *name, uint32_t n) {
             }
             /* a buffer one too small */
             if (nw > 0) {
-                sepax_frame_options ov = {SEPAX_TEST_OVERLAP, margins[mi], 0.0f, 0, NULL};
+                sepax_frame_options ov = {SEPAX_TEST_OVERLAP, margins[mi], 0.0f, 0};
                 sepax_contacts small = {got, NULL, NULL, nw - 1};
                 size_t k2 = 0;
                 st = sepax_find_contacts(bp[1], store, &ov, &small, &k2);

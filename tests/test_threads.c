@@ -228,7 +228,7 @@ int main(int argc, char **argv) {
         sepax_pair *p1 = malloc(cap * sizeof *p1), *pn = malloc(cap * sizeof *pn);
         sepax_manifold *m1 = malloc(cap * sizeof *m1), *mn = malloc(cap * sizeof *mn);
         if (!one || !many || !p1 || !pn || !m1 || !mn) return 1;
-        sepax_frame_options fo = {SEPAX_TEST_MANIFOLD, 0.05f, 0.0f, SEPAX_UPDATE_FRAME, NULL};
+        sepax_frame_options fo = {SEPAX_TEST_MANIFOLD, 0.05f, 0.0f, SEPAX_UPDATE_FRAME};
         for (int r = 0; r < rounds; r++) {
             sepax_contacts o1 = {p1, NULL, m1, cap}, on = {pn, NULL, mn, cap};
             size_t n1 = 0, nn = 0;

@@ -237,7 +237,7 @@ typedef struct sepax_run {
 } sepax_run;
 
 static size_t sepax_frame(sepax_run *r, sepax_shapes *store, int update, float margin, int test) {
-    sepax_frame_options o = {test, margin, 0.0f, update, NULL};
+    sepax_frame_options o = {test, margin, 0.0f, update};
     for (;;) {
         sepax_contacts out = {r->pairs, NULL, test == SEPAX_TEST_MANIFOLD ? r->mans : NULL, r->cap};
         size_t count = 0;

@@ -118,7 +118,7 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
     sepax_shapes_set_filters(store, 0, total, filters);
     int test = data[2] % 5;
     float margin = opt ? opt->margin : 0.0f;
-    sepax_frame_options fo = {test, margin, 0.0f, data[1] % 4, NULL}; /* a sepax_frame_update */
+    sepax_frame_options fo = {test, margin, 0.0f, data[1] % 4}; /* a sepax_frame_update */
     size_t cap = data[3] % 64;
     enum { ROOM = SHAPES * SHAPES / 2 + 8 };
     static sepax_pair pairs[ROOM];

@@ -21,9 +21,7 @@
  *           [b % 8] times s; the cell size: 4 raw bytes (bit 6), else one byte: {0 (chosen
  *           from the shapes), 0.01, 0.5, 4, 1e3, 1e-7} [b % 6] times s
  *   then the queries' bytes; with bit 7, a second round: a byte k, then k % 8 bytes each
- *           removing the shape at index byte % count, every shape moved (its poses given to
- *           the frames in sepax_frame_options.poses when byte 1 is odd), then the queries'
- *           bytes again
+ *           removing the shape at index byte % count, then the queries' bytes again
  *   the queries' bytes: a box (2 signed bytes times s, its width and height 2 bytes times
  *           s), a probe (an index byte), a ray (origin 2 signed bytes times s, direction 2
  *           signed bytes times min(4 s, 1e6), max fraction a byte / 64)
@@ -365,7 +363,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         want_err = SEPAX_ERR_RANGE;
     static const int updates[4] = {SEPAX_UPDATE_FRAME, SEPAX_UPDATE_ALL, SEPAX_UPDATE_LAZY,
                                    SEPAX_UPDATE_NONE};
-    sepax_frame_options o = {test, margin, cell, updates[update_pick], NULL};
+    sepax_frame_options o = {test, margin, cell, updates[update_pick]};
     static results one, two, other;
 
     for (int round = 0; round < ((flags & 128) ? 2 : 1); round++) {
@@ -378,23 +376,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     fuzz_fail("remove");
             }
             uint32_t n = sepax_shapes_count(s);
-            /* the new poses set one by one, or (capacity byte odd) given to the frames in
-             * sepax_frame_options.poses, which store them as set_poses would */
-            static sepax_pose moved[MAXSHAPES];
-            int in_frame = capb & 1;
             for (uint32_t i = 0; i < n; i++) {
                 sepax_pose p;
                 sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &p);
                 p.position.x += scale * (float)(i % 3);
-                if (in_frame)
-                    moved[i] = p;
-                else
-                    sepax_shapes_set_poses(s, i, 1, &p);
+                sepax_shapes_set_poses(s, i, 1, &p);
             }
-            if (in_frame) o.poses = moved;
-            /* with the poses in the frame and no update, the world data stays the last one's
-             * for the frame and brute force alike */
-            if (o.update == SEPAX_UPDATE_NONE && !in_frame && sepax_shapes_update(s) != SEPAX_OK)
+            if (o.update == SEPAX_UPDATE_NONE && sepax_shapes_update(s) != SEPAX_OK)
                 fuzz_fail("update");
         }
         sepax_status st = run_frame(bp1, s, &o, capb, &one);
