@@ -365,10 +365,13 @@ sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *m
 #define REMOVE_MARK 0x80u
 
 /* Fill hole h (marked, below the new count): the marked shapes on top are popped off (no
- * move) until the last is one that stays, which then moves into h. */
-static sepax_move fill_hole(sepax_shapes *s, uint32_t h) {
+ * move) until the last is one that stays, which then moves into h; the move is the
+ * (*nmoves)-th listed. */
+static void fill_hole(sepax_shapes *s, uint32_t h, sepax_move *moved, uint32_t *nmoves) {
     while (s->kind[s->count - 1] & REMOVE_MARK) remove_at(s, s->count - 1);
-    return remove_at(s, h);
+    sepax_move mv = remove_at(s, h);
+    if (moved) moved[*nmoves] = mv;
+    ++*nmoves;
 }
 
 sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids, uint32_t n,
@@ -410,19 +413,13 @@ sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids, 
             memcpy(&word, s->kind + base, end - base);
             if (!(word & 0x8080808080808080ull)) continue;
             for (uint32_t h = base; h < end; h++) {
-                if (!(s->kind[h] & REMOVE_MARK)) continue;
-                sepax_move mv = fill_hole(s, h);
-                if (moved) moved[nmoves] = mv;
-                nmoves++;
+                if (s->kind[h] & REMOVE_MARK) fill_hole(s, h, moved, &nmoves);
             }
         }
     } else {
         for (uint32_t k = 0; k < n; k++) {
             uint32_t h = sepax_id_index(ids[k]);
-            if (h >= keep) continue;
-            sepax_move mv = fill_hole(s, h);
-            if (moved) moved[nmoves] = mv;
-            nmoves++;
+            if (h < keep) fill_hole(s, h, moved, &nmoves);
         }
     }
     while (s->count > keep) remove_at(s, s->count - 1); /* the rest on top are all marked */
