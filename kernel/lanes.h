@@ -16,10 +16,14 @@
  *                        as the values do: the same results, through integer lanes where that
  *                        spares the float pipes
  *   lf_slot_max(a)       every lane = the maximum of its slot
- *   lf_rows4(p, out)     lane k (of 8 * SEPAX_P) of out[c] = p[k][c], c < 4: the first
- *                        four floats of 8 * SEPAX_P rows (each 16-byte aligned), transposed
+ *   lf_rows4(p, at, out) lane k (of 8 * SEPAX_P) of out[c] = p[k][at + c], c < 4: four
+ *                        floats of 8 * SEPAX_P rows (each 16-byte aligned), transposed
  *   lf_eq_bits(a, b)     bit 8*p + k set when lane k of slot p is equal
  *   lf_le_bits(a, b)     bit 8*p + k set when lane k of slot p of a is <= b's
+ *   lf_join16(lo, hi)    lanes of whole numbers in [0, 65536) joined as the bits of the
+ *                        32-bit integer lo | hi << 16
+ *   lf_put_rows(f, rows) rows[l][c] = lane l of f[c], c < 8, l < 8 * SEPAX_P: eight values
+ *                        of each lane as a row (rows 32-byte aligned)
  *   lf_store(a, out)     out[0 .. 8*SEPAX_P-1] = a
  *   lf_store2(a, p0, p1) p0[0..7] = slot 0, p1[0..7] = slot 1 (32-byte aligned)
  *
@@ -27,6 +31,8 @@
  * Exactly one SEPAX_ISA_* macro is defined by the build for each copy. */
 #ifndef SEPAX_LANES_H
 #define SEPAX_LANES_H
+
+#include <stddef.h>
 
 /* For the few lane helpers big enough that the compiler would call them out
  * of line (a call per row block, its results through memory). */

@@ -28,9 +28,9 @@ LF_INLINE simde__m256 two(const float *a, const float *b) {
     return simde_mm256_insertf128_ps(simde_mm256_castps128_ps256(simde_mm_load_ps(a)),
                                      simde_mm_load_ps(b), 1);
 }
-LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
-    simde__m256 r0 = two(p[0], p[4]), r1 = two(p[1], p[5]);
-    simde__m256 r2 = two(p[2], p[6]), r3 = two(p[3], p[7]);
+LF_INLINE void lf_rows4(const float *const *p, size_t at, lf out[4]) {
+    simde__m256 r0 = two(p[0] + at, p[4] + at), r1 = two(p[1] + at, p[5] + at);
+    simde__m256 r2 = two(p[2] + at, p[6] + at), r3 = two(p[3] + at, p[7] + at);
     simde__m256 t0 = simde_mm256_unpacklo_ps(r0, r1), t1 = simde_mm256_unpackhi_ps(r0, r1);
     simde__m256 t2 = simde_mm256_unpacklo_ps(r2, r3), t3 = simde_mm256_unpackhi_ps(r2, r3);
     out[0] = simde_mm256_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
@@ -100,3 +100,34 @@ static inline void lf_stream2(lf a, float *p0, float *p1) {
     simde_mm256_stream_ps(p0, a);
 }
 static inline void lf_stream_fence(void) { simde_mm_sfence(); }
+
+/* lanes of two whole numbers lo, hi in [0, 65536), joined as the bits of the integer
+ * lo | hi << 16 (feature ids: moved and stored, never computed with as floats) */
+static inline lf lf_join16(lf lo, lf hi) {
+    return simde_mm256_castsi256_ps(simde_mm256_or_si256(
+        simde_mm256_cvttps_epi32(lo), simde_mm256_slli_epi32(simde_mm256_cvttps_epi32(hi), 16)));
+}
+
+/* rows[l][f] = lane l of field[f]: eight fields of the eight lanes, transposed in registers */
+LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
+    {
+        const lf *h = field;
+        float(*r)[8] = rows;
+        simde__m256 t[8], u[8];
+        for (int f = 0; f < 8; f += 2) {
+            t[f] = simde_mm256_unpacklo_ps(h[f], h[f + 1]);
+            t[f + 1] = simde_mm256_unpackhi_ps(h[f], h[f + 1]);
+        }
+        for (int g = 0; g < 8; g += 4) {
+            u[g] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+            u[g + 1] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+            u[g + 2] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+            u[g + 3] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+        }
+        /* u[c] holds fields 0-3 of lanes c and c + 4, u[4 + c] fields 4-7 */
+        for (int c = 0; c < 4; c++) {
+            simde_mm256_store_ps(r[c], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x20));
+            simde_mm256_store_ps(r[c + 4], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x31));
+        }
+    }
+}

@@ -25,14 +25,17 @@ static inline lf lf_div(lf a, lf b) { return simde_mm512_div_ps(a, b); }
  * loaded by broadcasts merged under a mask (load ports and a blend) rather than inserted
  * (the shuffle port, which the transpose after them needs); then the 4 x 4 transpose in
  * each quarter puts row t's element k in lane t of out[k]. */
-LF_INLINE simde__m512 quad(const float *const *p, int j) {
-    simde__m512 r = simde_mm512_broadcast_f32x4(simde_mm_load_ps(p[j]));
-    r = simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0x00f0, simde_mm_load_ps(p[4 + j]));
-    r = simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0x0f00, simde_mm_load_ps(p[8 + j]));
-    return simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0xf000, simde_mm_load_ps(p[12 + j]));
+LF_INLINE simde__m512 quad(const float *const *p, size_t at, int j) {
+    simde__m512 r = simde_mm512_broadcast_f32x4(simde_mm_load_ps(p[j] + at));
+    r = simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0x00f0,
+                                         simde_mm_load_ps(p[4 + j] + at));
+    r = simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0x0f00,
+                                         simde_mm_load_ps(p[8 + j] + at));
+    return simde_mm512_mask_broadcast_f32x4(r, (simde__mmask16)0xf000,
+                                            simde_mm_load_ps(p[12 + j] + at));
 }
-LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
-    simde__m512 r0 = quad(p, 0), r1 = quad(p, 1), r2 = quad(p, 2), r3 = quad(p, 3);
+LF_INLINE void lf_rows4(const float *const *p, size_t at, lf out[4]) {
+    simde__m512 r0 = quad(p, at, 0), r1 = quad(p, at, 1), r2 = quad(p, at, 2), r3 = quad(p, at, 3);
     simde__m512 t0 = simde_mm512_unpacklo_ps(r0, r1), t1 = simde_mm512_unpackhi_ps(r0, r1);
     simde__m512 t2 = simde_mm512_unpacklo_ps(r2, r3), t3 = simde_mm512_unpackhi_ps(r2, r3);
     out[0] = simde_mm512_shuffle_ps(t0, t2, SIMDE_MM_SHUFFLE(1, 0, 1, 0));
@@ -86,3 +89,45 @@ static inline void lf_stream2(lf a, float *p0, float *p1) {
         p1, simde_mm256_castpd_ps(simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(a), 1)));
 }
 static inline void lf_stream_fence(void) { simde_mm_sfence(); }
+
+/* SIMDe 0.7 has no 512-bit float-to-integer conversion: a whole number v < 2^23 plus 2^23 is
+ * exact, with v as its mantissa's bits */
+static inline simde__m512i whole_bits(lf v) {
+    simde__m512 two23 = simde_mm512_set1_ps(8388608.0f);
+    return simde_mm512_xor_si512(simde_mm512_castps_si512(simde_mm512_add_ps(v, two23)),
+                                 simde_mm512_castps_si512(two23));
+}
+/* lanes of two whole numbers lo, hi in [0, 65536), joined as the bits of the integer
+ * lo | hi << 16 (feature ids: moved and stored, never computed with as floats) */
+static inline lf lf_join16(lf lo, lf hi) {
+    return simde_mm512_castsi512_ps(
+        simde_mm512_or_si512(whole_bits(lo), simde_mm512_slli_epi32(whole_bits(hi), 16)));
+}
+
+/* rows[l][f] = lane l of field[f]: eight fields of the sixteen lanes, transposed in registers
+ * as lanes_avx2.h's, a half at a time */
+LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
+    for (int half = 0; half < 2; half++) {
+        simde__m256 h[8], t[8], u[8];
+        for (int f = 0; f < 8; f++)
+            h[f] = half ? simde_mm256_castpd_ps(
+                              simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(field[f]), 1))
+                        : simde_mm512_castps512_ps256(field[f]);
+        float(*r)[8] = rows + 8 * half;
+        for (int f = 0; f < 8; f += 2) {
+            t[f] = simde_mm256_unpacklo_ps(h[f], h[f + 1]);
+            t[f + 1] = simde_mm256_unpackhi_ps(h[f], h[f + 1]);
+        }
+        for (int g = 0; g < 8; g += 4) {
+            u[g] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+            u[g + 1] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+            u[g + 2] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
+            u[g + 3] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
+        }
+        /* u[c] holds fields 0-3 of lanes c and c + 4, u[4 + c] fields 4-7 */
+        for (int c = 0; c < 4; c++) {
+            simde_mm256_store_ps(r[c], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x20));
+            simde_mm256_store_ps(r[c + 4], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x31));
+        }
+    }
+}

@@ -64,18 +64,20 @@ static inline simde_float32x4_t sqrt4(simde_float32x4_t a) {
 LF_BINOP(lf_div, div4)
 
 /* four rows transposed: pairs of lanes swapped, then halves recombined */
-LF_INLINE void rows4_4(const float *const *p, simde_float32x4_t *c0, simde_float32x4_t *c1,
-                       simde_float32x4_t *c2, simde_float32x4_t *c3) {
-    simde_float32x4x2_t t01 = simde_vtrnq_f32(simde_vld1q_f32(p[0]), simde_vld1q_f32(p[1]));
-    simde_float32x4x2_t t23 = simde_vtrnq_f32(simde_vld1q_f32(p[2]), simde_vld1q_f32(p[3]));
+LF_INLINE void rows4_4(const float *const *p, size_t at, simde_float32x4_t *c0,
+                       simde_float32x4_t *c1, simde_float32x4_t *c2, simde_float32x4_t *c3) {
+    simde_float32x4x2_t t01 =
+        simde_vtrnq_f32(simde_vld1q_f32(p[0] + at), simde_vld1q_f32(p[1] + at));
+    simde_float32x4x2_t t23 =
+        simde_vtrnq_f32(simde_vld1q_f32(p[2] + at), simde_vld1q_f32(p[3] + at));
     *c0 = simde_vcombine_f32(simde_vget_low_f32(t01.val[0]), simde_vget_low_f32(t23.val[0]));
     *c1 = simde_vcombine_f32(simde_vget_low_f32(t01.val[1]), simde_vget_low_f32(t23.val[1]));
     *c2 = simde_vcombine_f32(simde_vget_high_f32(t01.val[0]), simde_vget_high_f32(t23.val[0]));
     *c3 = simde_vcombine_f32(simde_vget_high_f32(t01.val[1]), simde_vget_high_f32(t23.val[1]));
 }
-LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
-    rows4_4(p, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
-    rows4_4(p + 4, &out[0].hi, &out[1].hi, &out[2].hi, &out[3].hi);
+LF_INLINE void lf_rows4(const float *const *p, size_t at, lf out[4]) {
+    rows4_4(p, at, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
+    rows4_4(p + 4, at, &out[0].hi, &out[1].hi, &out[2].hi, &out[3].hi);
 }
 
 static inline lf lf_sqrt(lf a) {
@@ -129,3 +131,37 @@ static inline void lf_store2(lf a, float *p0, float *p1) {
 /* no cache-bypassing store here: a plain one */
 static inline void lf_stream2(lf a, float *p0, float *p1) { lf_store2(a, p0, p1); }
 static inline void lf_stream_fence(void) {}
+
+/* lanes of two whole numbers lo, hi in [0, 65536), joined as the bits of the integer
+ * lo | hi << 16 (feature ids: moved and stored, never computed with as floats) */
+static inline simde_float32x4_t join16_4(simde_float32x4_t lo, simde_float32x4_t hi) {
+    return simde_vreinterpretq_f32_u32(
+        simde_vorrq_u32(simde_vcvtq_u32_f32(lo), simde_vshlq_n_u32(simde_vcvtq_u32_f32(hi), 16)));
+}
+static inline lf lf_join16(lf lo, lf hi) {
+    lf r = {join16_4(lo.lo, hi.lo), join16_4(lo.hi, hi.hi)};
+    return r;
+}
+
+/* four registers transposed, as rows4_4 */
+LF_INLINE void put4(simde_float32x4_t r0, simde_float32x4_t r1, simde_float32x4_t r2,
+                    simde_float32x4_t r3, float *c0, float *c1, float *c2, float *c3) {
+    simde_float32x4x2_t t01 = simde_vtrnq_f32(r0, r1), t23 = simde_vtrnq_f32(r2, r3);
+    simde_vst1q_f32(
+        c0, simde_vcombine_f32(simde_vget_low_f32(t01.val[0]), simde_vget_low_f32(t23.val[0])));
+    simde_vst1q_f32(
+        c1, simde_vcombine_f32(simde_vget_low_f32(t01.val[1]), simde_vget_low_f32(t23.val[1])));
+    simde_vst1q_f32(
+        c2, simde_vcombine_f32(simde_vget_high_f32(t01.val[0]), simde_vget_high_f32(t23.val[0])));
+    simde_vst1q_f32(
+        c3, simde_vcombine_f32(simde_vget_high_f32(t01.val[1]), simde_vget_high_f32(t23.val[1])));
+}
+/* rows[l][f] = lane l of field[f]: eight fields of the eight lanes, transposed in registers */
+LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
+    for (int f = 0; f < 8; f += 4) {
+        put4(field[f].lo, field[f + 1].lo, field[f + 2].lo, field[f + 3].lo, rows[0] + f,
+             rows[1] + f, rows[2] + f, rows[3] + f);
+        put4(field[f].hi, field[f + 1].hi, field[f + 2].hi, field[f + 3].hi, rows[4] + f,
+             rows[5] + f, rows[6] + f, rows[7] + f);
+    }
+}

@@ -27,9 +27,9 @@ static inline lf lf_mul(lf a, lf b) { LF_EACH(a.v[k] * b.v[k]); }
 static inline lf lf_min(lf a, lf b) { LF_EACH(a.v[k] < b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_max(lf a, lf b) { LF_EACH(a.v[k] > b.v[k] ? a.v[k] : b.v[k]); }
 static inline lf lf_div(lf a, lf b) { LF_EACH(a.v[k] / b.v[k]); }
-LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
+LF_INLINE void lf_rows4(const float *const *p, size_t at, lf out[4]) {
     _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++) for (int c = 0; c < 4; c++) out[c].v[k] =
-        p[k][c];
+        p[k][at + c];
 }
 static inline lf lf_sqrt(lf a) { LF_EACH(__builtin_sqrtf(a.v[k])); }
 static inline lf lf_sel_lt(lf a, lf b, lf x, lf y) { LF_EACH(a.v[k] < b.v[k] ? x.v[k] : y.v[k]); }
@@ -68,3 +68,20 @@ static inline void lf_store2(lf a, float *p0, float *p1) {
 /* no cache-bypassing store here: a plain one */
 static inline void lf_stream2(lf a, float *p0, float *p1) { lf_store2(a, p0, p1); }
 static inline void lf_stream_fence(void) {}
+
+/* lanes of two whole numbers lo, hi in [0, 65536), joined as the bits of the integer
+ * lo | hi << 16 (feature ids: moved and stored, never computed with as floats) */
+static inline lf lf_join16(lf lo, lf hi) {
+    lf r;
+    for (int k = 0; k < 8; k++) {
+        unsigned u = (unsigned)lo.v[k] | (unsigned)hi.v[k] << 16;
+        __builtin_memcpy(&r.v[k], &u, sizeof u);
+    }
+    return r;
+}
+
+/* rows[l][f] = lane l of field[f] */
+LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
+    for (int l = 0; l < 8; l++)
+        for (int f = 0; f < 8; f++) rows[l][f] = field[f].v[l];
+}

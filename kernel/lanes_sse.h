@@ -36,10 +36,10 @@ LF_BINOP(lf_max, simde_mm_max_ps)
 LF_BINOP(lf_div, simde_mm_div_ps)
 
 /* four rows transposed */
-LF_INLINE void rows4_4(const float *const *p, simde__m128 *c0, simde__m128 *c1, simde__m128 *c2,
-                       simde__m128 *c3) {
-    simde__m128 r0 = simde_mm_load_ps(p[0]), r1 = simde_mm_load_ps(p[1]);
-    simde__m128 r2 = simde_mm_load_ps(p[2]), r3 = simde_mm_load_ps(p[3]);
+LF_INLINE void rows4_4(const float *const *p, size_t at, simde__m128 *c0, simde__m128 *c1,
+                       simde__m128 *c2, simde__m128 *c3) {
+    simde__m128 r0 = simde_mm_load_ps(p[0] + at), r1 = simde_mm_load_ps(p[1] + at);
+    simde__m128 r2 = simde_mm_load_ps(p[2] + at), r3 = simde_mm_load_ps(p[3] + at);
     simde__m128 t0 = simde_mm_unpacklo_ps(r0, r1), t1 = simde_mm_unpackhi_ps(r0, r1);
     simde__m128 t2 = simde_mm_unpacklo_ps(r2, r3), t3 = simde_mm_unpackhi_ps(r2, r3);
     *c0 = simde_mm_movelh_ps(t0, t2);
@@ -47,9 +47,9 @@ LF_INLINE void rows4_4(const float *const *p, simde__m128 *c0, simde__m128 *c1, 
     *c2 = simde_mm_movelh_ps(t1, t3);
     *c3 = simde_mm_movehl_ps(t3, t1);
 }
-LF_INLINE void lf_rows4(const float *const *p, lf out[4]) {
-    rows4_4(p, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
-    rows4_4(p + 4, &out[0].hi, &out[1].hi, &out[2].hi, &out[3].hi);
+LF_INLINE void lf_rows4(const float *const *p, size_t at, lf out[4]) {
+    rows4_4(p, at, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
+    rows4_4(p + 4, at, &out[0].hi, &out[1].hi, &out[2].hi, &out[3].hi);
 }
 
 static inline lf lf_sqrt(lf a) {
@@ -126,3 +126,34 @@ static inline void lf_stream2(lf a, float *p0, float *p1) {
     simde_mm_stream_ps(p0 + 4, a.hi);
 }
 static inline void lf_stream_fence(void) { simde_mm_sfence(); }
+
+/* lanes of two whole numbers lo, hi in [0, 65536), joined as the bits of the integer
+ * lo | hi << 16 (feature ids: moved and stored, never computed with as floats) */
+static inline simde__m128 join16_4(simde__m128 lo, simde__m128 hi) {
+    return simde_mm_castsi128_ps(simde_mm_or_si128(
+        simde_mm_cvttps_epi32(lo), simde_mm_slli_epi32(simde_mm_cvttps_epi32(hi), 16)));
+}
+static inline lf lf_join16(lf lo, lf hi) {
+    lf r = {join16_4(lo.lo, hi.lo), join16_4(lo.hi, hi.hi)};
+    return r;
+}
+
+/* four registers transposed */
+LF_INLINE void put4(simde__m128 r0, simde__m128 r1, simde__m128 r2, simde__m128 r3, float *c0,
+                    float *c1, float *c2, float *c3) {
+    simde__m128 t0 = simde_mm_unpacklo_ps(r0, r1), t1 = simde_mm_unpackhi_ps(r0, r1);
+    simde__m128 t2 = simde_mm_unpacklo_ps(r2, r3), t3 = simde_mm_unpackhi_ps(r2, r3);
+    simde_mm_store_ps(c0, simde_mm_movelh_ps(t0, t2));
+    simde_mm_store_ps(c1, simde_mm_movehl_ps(t2, t0));
+    simde_mm_store_ps(c2, simde_mm_movelh_ps(t1, t3));
+    simde_mm_store_ps(c3, simde_mm_movehl_ps(t3, t1));
+}
+/* rows[l][f] = lane l of field[f]: eight fields of the eight lanes, transposed in registers */
+LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
+    for (int f = 0; f < 8; f += 4) {
+        put4(field[f].lo, field[f + 1].lo, field[f + 2].lo, field[f + 3].lo, rows[0] + f,
+             rows[1] + f, rows[2] + f, rows[3] + f);
+        put4(field[f].hi, field[f + 1].hi, field[f + 2].hi, field[f + 3].hi, rows[4] + f,
+             rows[5] + f, rows[6] + f, rows[7] + f);
+    }
+}

@@ -26,6 +26,9 @@
 #include "lanes.h"
 #include "manifold.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 #define LANES (8 * SEPAX_P)
@@ -71,18 +74,10 @@ typedef struct face_batch {
     _Alignas(64) float r_inc[BATCH];
     /* the incident shape's plane count: 0 for a circle, else its vertex count */
     _Alignas(64) float inc_planes[BATCH];
-    const sepax_poly_rec *inc[BATCH];
-    /* results */
-    _Alignas(64) float px0[BATCH];
-    _Alignas(64) float py0[BATCH];
-    _Alignas(64) float s0[BATCH];
-    _Alignas(64) float id0_lo[BATCH]; /* the feature id's low and high 16 bits */
-    _Alignas(64) float id0_hi[BATCH];
-    _Alignas(64) float px1[BATCH];
-    _Alignas(64) float py1[BATCH];
-    _Alignas(64) float s1[BATCH];
-    _Alignas(64) float id1_lo[BATCH];
-    _Alignas(64) float id1_hi[BATCH];
+    const float *inc[BATCH]; /* the incident shape's record */
+    /* results: a row per lane, laid out as sepax_manifold's points (x, y, separation and id
+     * of each, the id as an integer's bits), and the count as an integer's bits */
+    _Alignas(64) float pts[BATCH][8];
     _Alignas(64) float count[BATCH];
     /* the face's end vertices' indices and 1 when B owns it, for the ids */
     _Alignas(64) float k[BATCH];
@@ -110,6 +105,12 @@ static const float k_index[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 static const float k_reach[8] = {-0.5f, 0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f};
 static const float k_pt[5] = {PT_J, PT_J2, PT_CROSS_LO, PT_CROSS_HI, PT_NONE};
 static const float k_256 = 256.0f, k_feature_face = (float)SEPAX_FEATURE_FACE;
+
+/* where a record's rows start, in floats */
+#define REC_X (offsetof(sepax_poly_rec, x) / sizeof(float))
+#define REC_Y (offsetof(sepax_poly_rec, y) / sizeof(float))
+#define REC_NX (offsetof(sepax_poly_rec, nx) / sizeof(float))
+#define REC_NY (offsetof(sepax_poly_rec, ny) / sizeof(float))
 
 #define LOAD(arr) lf_load((arr), (arr) + 8 * (SEPAX_P - 1))
 #define BCAST(p) lf_bcast((p), (p))
@@ -182,12 +183,11 @@ typedef struct lids {
     lf k, k2, j, j2, ref_is_b;
 } lids;
 
-/* SEPAX_FEATURE_ID of the point a code pt names, as two 16-bit halves (an
- * index or type plus 256 times another: exact in a float); 0 for PT_NONE.
- * A face point pairs the face with vertex j or j2; a crossing pairs vertex
- * k (first side plane) or k2 (second) with edge j. */
-static inline __attribute__((always_inline)) void id_halves(const masks *m, const lids *d, lf pt,
-                                                            float *lo, float *hi) {
+/* SEPAX_FEATURE_ID of the point a code pt names, made of two 16-bit halves (an index or
+ * type plus 256 times another: exact in a float) joined as an integer's bits; 0 for
+ * PT_NONE. A face point pairs the face with vertex j or j2; a crossing pairs vertex k (first
+ * side plane) or k2 (second) with edge j. */
+static inline __attribute__((always_inline)) lf lane_id(const masks *m, const lids *d, lf pt) {
     lf face_pt = is_lt(m, pt, BCAST(&k_reach[2])); /* PT_J or PT_J2 */
     lf ref = lf_sel_lt(pt, BCAST(&k_reach[3]), d->k, d->k2);
     lf inc =
@@ -199,8 +199,8 @@ static inline __attribute__((always_inline)) void id_halves(const masks *m, cons
     lf hi_a = lf_add(ref_type, lf_mul(inc_type, x256)),
        hi_b = lf_add(inc_type, lf_mul(ref_type, x256));
     lf none = is_lt(m, BCAST(&k_reach[PT_NONE]), pt);
-    lf_store(pick(m, none, m->zero, pick(m, d->ref_is_b, lo_b, lo_a)), lo);
-    lf_store(pick(m, none, m->zero, pick(m, d->ref_is_b, hi_b, hi_a)), hi);
+    return lf_join16(pick(m, none, m->zero, pick(m, d->ref_is_b, lo_b, lo_a)),
+                     pick(m, none, m->zero, pick(m, d->ref_is_b, hi_b, hi_a)));
 }
 
 /* face_points() of manifold.c for one step of lanes, gathered in f */
@@ -209,20 +209,15 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf nx = LOAD(b->nx + o), ny = LOAD(b->ny + o), c = LOAD(b->c + o);
     /* A's radius plus B's, in either order: IEEE addition commutes */
     lf r_ref = LOAD(b->r_ref + o), r_inc = LOAD(b->r_inc + o), radii = lf_add(r_ref, r_inc);
-    const float *rows[8][LANES]; /* the incident records' rows, for lf_rows4 */
-    for (int l = 0; l < LANES; l++) {
-        const sepax_poly_rec *r = b->inc[o + (size_t)l];
-        const float *at[8] = {r->nx, r->nx + 4, r->ny, r->ny + 4, r->x, r->x + 4, r->y, r->y + 4};
-        for (int q = 0; q < 8; q++) rows[q][l] = at[q];
-    }
+    const float *const *inc = b->inc + o; /* the incident records, for lf_rows4 */
 
     /* the deepest incident vertex v: rows 0-3 and 4-7 of the incident vertices (padding rows
      * repeat the last vertex, never less) */
     lf ix[8], iy[8];
-    lf_rows4(rows[4], ix);
-    lf_rows4(rows[5], ix + 4);
-    lf_rows4(rows[6], iy);
-    lf_rows4(rows[7], iy + 4);
+    lf_rows4(inc, REC_X, ix);
+    lf_rows4(inc, REC_X + 4, ix + 4);
+    lf_rows4(inc, REC_Y, iy);
+    lf_rows4(inc, REC_Y + 4, iy + 4);
     lf least = lf_add(lf_mul(nx, ix[0]), lf_mul(ny, iy[0]));
     lf v = m.zero;
     for (int q = 1; q < 8; q++) {
@@ -235,10 +230,10 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf inc_planes = LOAD(b->inc_planes + o), circle = is_lt(&m, inc_planes, m.half);
     lf into = lf_sel_lt(v, m.half, lf_sub(inc_planes, m.one), lf_sub(v, m.one));
     lf inx[8], iny[8];
-    lf_rows4(rows[0], inx);
-    lf_rows4(rows[1], inx + 4);
-    lf_rows4(rows[2], iny);
-    lf_rows4(rows[3], iny + 4);
+    lf_rows4(inc, REC_NX, inx);
+    lf_rows4(inc, REC_NX + 4, inx + 4);
+    lf_rows4(inc, REC_NY, iny);
+    lf_rows4(inc, REC_NY + 4, iny + 4);
     lf d_into = lf_add(lf_mul(nx, inx[0]), lf_mul(ny, iny[0])), d_out = d_into;
     for (int q = 1; q < 8; q++) {
         lf d = lf_add(lf_mul(nx, inx[q]), lf_mul(ny, iny[q]));
@@ -284,21 +279,22 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lpoint deep = pick_point(&m, is_lt(&m, s1, s0), in1, in0);
     lcontact cd = contact_at(deep.x, deep.y, nx, ny, c, r_ref, r_inc, radii);
 
-    /* first point: c0 if kept, else c1 if kept, else the deepest vertex */
+    /* first point: c0 if kept, else c1 if kept, else the deepest vertex; the second: c1
+     * when both were kept, else zeros */
     lf both = lf_min(keep0, keep1);
-    lf_store(pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)), b->px0 + o);
-    lf_store(pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)), b->py0 + o);
-    lf_store(pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)), b->s0 + o);
     lf pt0 = pick(&m, keep0, bc.p0.pt, pick(&m, keep1, bc.p1.pt, deep.pt));
-    /* second point: c1 when both were kept, else zeros */
-    lf_store(pick(&m, both, c1.x, m.zero), b->px1 + o);
-    lf_store(pick(&m, both, c1.y, m.zero), b->py1 + o);
-    lf_store(pick(&m, both, c1.s, m.zero), b->s1 + o);
     lf pt1 = pick(&m, both, bc.p1.pt, BCAST(&k_pt[PT_NONE]));
     lids ids = {LOAD(b->k + o), LOAD(b->k2 + o), j, j2, LOAD(b->ref_is_b + o)};
-    id_halves(&m, &ids, pt0, b->id0_lo + o, b->id0_hi + o);
-    id_halves(&m, &ids, pt1, b->id1_lo + o, b->id1_hi + o);
-    lf_store(lf_add(m.one, both), b->count + o);
+    lf field[8] = {pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)),
+                   pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)),
+                   pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)),
+                   lane_id(&m, &ids, pt0),
+                   pick(&m, both, c1.x, m.zero),
+                   pick(&m, both, c1.y, m.zero),
+                   pick(&m, both, c1.s, m.zero),
+                   lane_id(&m, &ids, pt1)};
+    lf_put_rows(field, &b->pts[o]);
+    lf_store(lf_join16(lf_add(m.one, both), m.zero), b->count + o);
 }
 
 /* Lane l's inputs, from one pair whose winning axis is a face. */
@@ -319,25 +315,26 @@ static inline void gather(face_batch *f, size_t l, const sepax_shapes *st, sepax
     f->r_ref[l] = st->disc[r].r;
     f->r_inc[l] = st->disc[i].r;
     f->inc_planes[l] = (float)st->nplanes[i];
-    f->inc[l] = &st->rec[i];
+    f->inc[l] = (const float *)&st->rec[i];
     f->k[l] = (float)k;
     f->k2[l] = (float)k2;
     f->ref_is_b[l] = (float)ref_is_b;
 }
 
 /* Lane l's manifold, for a pair with collide answer h. */
-static inline uint32_t id_of(float lo, float hi) { return (uint32_t)lo | (uint32_t)hi << 16; }
-
 static inline void scatter(const face_batch *f, size_t l, const sepax_hit *h, sepax_manifold *out) {
-    sepax_manifold m = {h->normal,
-                        h->depth,
-                        (uint32_t)f->count[l],
-                        {{{f->px0[l], f->py0[l]}, f->s0[l], id_of(f->id0_lo[l], f->id0_hi[l])},
-                         {{f->px1[l], f->py1[l]}, f->s1[l], id_of(f->id1_lo[l], f->id1_hi[l])}}};
-    *out = m;
+    out->normal = h->normal;
+    out->depth = h->depth;
+    memcpy(&out->count, &f->count[l], sizeof out->count);
+    memcpy(out->points, f->pts[l], sizeof out->points);
 }
 
 _Static_assert(sizeof(face_batch) <= SEPAX_WORK_BYTES, "a face batch fits the work memory");
+_Static_assert(sizeof(((sepax_manifold *)0)->points) == 8 * sizeof(float) &&
+                   sizeof(sepax_contact) == 4 * sizeof(float) &&
+                   offsetof(sepax_contact, separation) == 2 * sizeof(float) &&
+                   offsetof(sepax_contact, id) == 3 * sizeof(float),
+               "a lane's row is a manifold's two points as they lie");
 
 static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                           const sepax_hit *hits, const uint8_t *axes, float margin,

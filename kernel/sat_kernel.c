@@ -224,13 +224,10 @@ static ALWAYS_INLINE int slot_step(const rec_ptr *a, const rec_ptr *b, lf sa, lf
 /* Lane t of out[c] = float c at byte offset `off` of record p[t] (8 floats
  * with `eight`, else 4). */
 static ALWAYS_INLINE void rows_at(const char *const *p, size_t off, int eight, lf *out) {
-    const float *r[LANES], *q[LANES];
-    for (int t = 0; t < LANES; t++) {
-        r[t] = (const float *)(const void *)(p[t] + off);
-        q[t] = r[t] + 4;
-    }
-    lf_rows4(r, out);
-    if (eight) lf_rows4(q, out + 4);
+    const float *r[LANES];
+    for (int t = 0; t < LANES; t++) r[t] = (const float *)(const void *)(p[t] + off);
+    lf_rows4(r, 0, out);
+    if (eight) lf_rows4(r, 4, out + 4);
 }
 
 /* LANES shapes' records and discs, as byte pointers. */

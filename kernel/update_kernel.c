@@ -103,7 +103,7 @@ put_records(sepax_shapes *st, size_t b, size_t b1, int half,
         for (int k = 0; k < SEPAX_MAX_VERTS; k++)
             for (int slot = 0; slot < SEPAX_P; slot++)
                 p[slot * 8 + k] = &wrow[f][k][slot * 8 + 4 * half];
-        lf_rows4(p, out[f]);
+        lf_rows4(p, 0, out[f]);
     }
     for (int c = 0; c < 4; c++) {
         size_t i0 = b * SEPAX_BLOCK_LANES + 4 * (size_t)half + (size_t)c;
