@@ -301,9 +301,11 @@ static void face_step(face_batch *b, size_t o, float margin) {
 static inline void gather(face_batch *f, size_t l, const sepax_shapes *st, sepax_pair pair,
                           unsigned axis) {
     uint32_t a = pair.a & SEPAX_ID_INDEX_MASK, b = pair.b & SEPAX_ID_INDEX_MASK;
+    /* which shape owns the face, and the face's end, on the bits: as branches they were a
+     * coin toss a face (ref_is_b) and a miss at every last edge */
     uint32_t ref_is_b = axis >= SEPAX_AXIS_B;
-    uint32_t r = ref_is_b ? b : a, i = ref_is_b ? a : b;
-    uint32_t k = axis & 7u, k1 = k + 1u, k2 = k1 < st->nverts[r] ? k1 : 0u;
+    uint32_t r = a ^ ((a ^ b) & (0u - ref_is_b)), i = a ^ b ^ r;
+    uint32_t k = axis & 7u, k1 = k + 1u, k2 = k1 & (0u - (uint32_t)(k1 < st->nverts[r]));
     const sepax_poly_rec *ref = &st->rec[r];
     f->nx[l] = ref->nx[k];
     f->ny[l] = ref->ny[k];
