@@ -221,9 +221,11 @@ static inline size_t emit_owned(uint32_t *out, uint32_t *owner_of, size_t n, uin
 }
 #endif
 
-/* Lanes of a vector starting at j that lie before a run's end (j < end). */
+/* Lanes of a vector starting at j that lie before a run's end (j < end). A minimum, not a
+ * choice between two masks: gcc made that a branch, missed at the end of most runs. */
 static inline unsigned live_lanes(uint32_t j, uint32_t end) {
-    return end - j >= W ? (1u << W) - 1u : (1u << (end - j)) - 1u;
+    uint32_t live = end - j < W ? end - j : W;
+    return (1u << live) - 1u;
 }
 
 size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t *runs,
@@ -251,8 +253,9 @@ size_t CAT(SEPAX_KERNEL_NAME, _box_run)(const sepax_box_soa *soa, const uint32_t
 /* Positions of a vector starting at j that lie past owner p: its lanes from p + 1 - j on. */
 static inline unsigned lanes_after(uint32_t j, uint32_t p) {
     int64_t d = (int64_t)p + 1 - (int64_t)j;
-    unsigned skip = d < 0 ? 0u : d > W ? (unsigned)W : (unsigned)d;
-    return (0xffu << skip) & ((1u << W) - 1u);
+    d = d < 0 ? 0 : d; /* a clamp (conditional moves), as in live_lanes */
+    d = d > W ? W : d;
+    return (0xffu << (unsigned)d) & ((1u << W) - 1u);
 }
 
 /* box_cell's loops, the filter test compiled in or out. */
