@@ -6,7 +6,7 @@
  *
  *   sepax-bench [--shapes N] [--pairs N] [--min-verts K] [--max-verts K]
  *               [--overlap R] [--seed S] [--reps N] [--backend NAME] [--json]
- *               [--only overlap|collide|one|update|manifold|sweep|raycast|ray-range
+ *               [--only overlap|collide|one|update|manifold|sweep|raycast|ray-range|rot
  *                --loops N]
  *               [--kinds polygons|mixed|circles] [--pair-kinds A-B] [--margin M]
  *               [--stale-rows] [--shuffle]
@@ -64,7 +64,7 @@ static void usage(const char *argv0) {
             "usage: %s [--shapes N] [--pairs N] [--min-verts K] [--max-verts K] [--overlap R]\n"
             "          [--seed S] [--reps N] [--backend scalar|sse2|sse41|avx2|avx512|neon|all]\n"
             "          [--json] [--only overlap|collide|one|update|manifold|sweep|raycast|\n"
-            "          ray-range --loops N]\n"
+            "          ray-range|rot --loops N]\n"
             "          [--kinds polygons|mixed|circles] [--pair-kinds circle|capsule|polygon-...]\n"
             "          [--margin M] [--stale-rows] [--shuffle]\n",
             argv0);
@@ -141,9 +141,21 @@ static opts parse(int argc, char **argv) {
     return o;
 }
 
-enum { Q_OVERLAP, Q_COLLIDE, Q_ONE, Q_UPDATE, Q_MANIFOLD, Q_SWEEP, Q_RAY, Q_RAY_RANGE, Q_COUNT };
-static const char *const query_names[Q_COUNT] = {"overlap",  "collide", "one-vs-many", "update",
-                                                 "manifold", "sweep",   "raycast",     "ray-range"};
+enum {
+    Q_OVERLAP,
+    Q_COLLIDE,
+    Q_ONE,
+    Q_UPDATE,
+    Q_MANIFOLD,
+    Q_SWEEP,
+    Q_RAY,
+    Q_RAY_RANGE,
+    Q_ROT,
+    Q_COUNT
+};
+static const char *const query_names[Q_COUNT] = {"overlap", "collide",   "one-vs-many",
+                                                 "update",  "manifold",  "sweep",
+                                                 "raycast", "ray-range", "rot"};
 
 typedef struct workload {
     sepax_shapes *store;
@@ -160,6 +172,8 @@ typedef struct workload {
     sepax_ray_hit *ray_hit;   /* raycast: per pair; ray-range: probes x shapes */
     sepax_query_options opt;  /* every query's margin */
     sepax_world_shape *world; /* the reference's update writes here */
+    float *angles;            /* rot: an angle per pair, in [-8 pi, 8 pi) */
+    sepax_rotation *rot;
 } workload;
 
 /* -1 runs the reference; otherwise the backend already set. */
@@ -190,6 +204,10 @@ static sepax_status run(const workload *w, int query, int reference) {
                            : sepax_raycast_range(w->store, r, 0, shapes, dst);
         }
         return st;
+    case Q_ROT: /* the reference: sepax_rot an angle at a time */
+        if (!reference) return sepax_rot_many(w->angles, w->n, w->rot);
+        for (size_t i = 0; i < w->n; i++) w->rot[i] = sepax_rot(w->angles[i]);
+        return SEPAX_OK;
     case Q_UPDATE: /* world data from local shapes and poses, per shape */
         if (!reference) return sepax_shapes_update(w->store);
         for (uint32_t i = 0; i < shapes && st == SEPAX_OK; i++)
@@ -239,10 +257,11 @@ static int run_only(const opts *o, const workload *w) {
             : strcmp(o->only, "sweep") == 0     ? Q_SWEEP
             : strcmp(o->only, "raycast") == 0   ? Q_RAY
             : strcmp(o->only, "ray-range") == 0 ? Q_RAY_RANGE
+            : strcmp(o->only, "rot") == 0       ? Q_ROT
                                                 : -1;
     if (q < 0) {
-        fprintf(stderr, "--only takes overlap, collide, one, update, manifold, sweep, raycast "
-                        "or ray-range\n");
+        fprintf(stderr, "--only takes overlap, collide, one, update, manifold, sweep, raycast, "
+                        "ray-range or rot\n");
         return 2;
     }
     int reference = strcmp(o->backend, "reference") == 0;
@@ -278,7 +297,8 @@ static int run_only(const opts *o, const workload *w) {
     size_t sum = 0, n = tests_of(w, q);
     if (o->loops > 0)
         for (size_t i = 0; i < n && q != Q_UPDATE; i++)
-            sum += q == Q_COLLIDE    ? w->out[i].hit
+            sum += q == Q_ROT        ? w->rot[i].s > 0.0f
+                   : q == Q_COLLIDE  ? w->out[i].hit
                    : q == Q_MANIFOLD ? (w->man[i].count > 0)
                    : q == Q_SWEEP    ? w->sweep[i].hit
                    : q >= Q_RAY      ? w->ray_hit[i].hit
@@ -317,9 +337,12 @@ int main(int argc, char **argv) {
     sepax_sweep_hit *want_sweep = malloc(w.n * sizeof *want_sweep);
     uint8_t *want_hit = malloc(hit_n), *want_one = malloc(hit_n);
     sepax_hit *want_out = malloc(w.n * sizeof *want_out);
+    w.angles = malloc(w.n * sizeof *w.angles);
+    w.rot = malloc(w.n * sizeof *w.rot);
+    sepax_rotation *want_rot = malloc(w.n * sizeof *want_rot);
     if (!w.store || !w.pairs || !w.hit || !w.out || !w.world || !want_hit || !want_one ||
         !want_out || !w.man || !w.sweep || !w.vel || !want_man || !want_sweep || !w.rays ||
-        !w.ray_ids || !w.ray_hit || !want_ray || !want_range) {
+        !w.ray_ids || !w.ray_hit || !want_ray || !want_range || !w.angles || !w.rot || !want_rot) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -333,6 +356,8 @@ int main(int argc, char **argv) {
 
     /* sweeps and rays: the same motion in sepax-bench-peers */
     wl_bench_motion(w.store, w.pairs, w.n, o.cfg.seed, w.vel, w.rays, w.ray_ids);
+    wl_rng ar = {o.cfg.seed ^ 0x726f74u}; /* "rot" */
+    for (size_t i = 0; i < w.n; i++) w.angles[i] = (wl_unit(&ar) - 0.5f) * 50.265482f;
 
     if (o.only) return run_only(&o, &w);
 
@@ -370,6 +395,8 @@ int main(int argc, char **argv) {
     memcpy(want_ray, w.ray_hit, w.n * sizeof *w.ray_hit);
     run(&w, Q_RAY_RANGE, 1);
     memcpy(want_range, w.ray_hit, one_n * sizeof *w.ray_hit);
+    run(&w, Q_ROT, 1);
+    memcpy(want_rot, w.rot, w.n * sizeof *w.rot);
     size_t overlaps = 0;
     for (size_t i = 0; i < w.n; i++) overlaps += want_hit[i];
     int mismatch = 0;
@@ -389,6 +416,7 @@ int main(int argc, char **argv) {
                memcmp(w.ray_hit, want_ray, w.n * sizeof *w.ray_hit) != 0;
         bad |= run(&w, Q_RAY_RANGE, 0) != SEPAX_OK ||
                memcmp(w.ray_hit, want_range, one_n * sizeof *w.ray_hit) != 0;
+        bad |= run(&w, Q_ROT, 0) != SEPAX_OK || memcmp(w.rot, want_rot, w.n * sizeof *w.rot) != 0;
         if (bad) {
             fprintf(stderr, "MISMATCH: backend %s differs from the reference\n",
                     sepax_backend_name(list[i]));
@@ -476,5 +504,8 @@ int main(int argc, char **argv) {
     free(w.ray_hit);
     free(want_ray);
     free(want_range);
+    free(w.angles);
+    free(w.rot);
+    free(want_rot);
     return mismatch ? 1 : 0;
 }

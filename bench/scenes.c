@@ -54,10 +54,8 @@ static double uni(rng *r, double lo, double hi) {
 static uint32_t below(rng *r, uint32_t n) { return (uint32_t)((next(r) >> 32) * n >> 32); }
 
 /* an angle reduced to [0, 2 pi), as sepax_rot wants it small */
-static sepax_rotation rot(double angle) {
-    double a = angle - floor(angle / TWO_PI) * TWO_PI;
-    return sepax_rot((float)a);
-}
+static float reduced(double angle) { return (float)(angle - floor(angle / TWO_PI) * TWO_PI); }
+static sepax_rotation rot(double angle) { return sepax_rot(reduced(angle)); }
 
 static double wrap(double x, double w) {
     x -= floor(x / w) * w;
@@ -296,29 +294,42 @@ const scene_shape *scene_shape_at(const scene *s, uint32_t index) { return &s->s
 sepax_filter scene_filter(const scene *s, uint32_t index) { return s->filter[index]; }
 int scene_default_filters(const scene *s) { return s->default_filters; }
 
-sepax_pose scene_pose(const scene *s, uint32_t index, uint32_t frame) {
-    const motion *m = &s->move[index];
-    double f = frame, x, y, age = f;
+/* A pose is made of up to three rotations, by motion: the first (an orbit's x, a drift's
+ * wobble, a wave's side), an orbit's second (its y) and a turning shape's own; these are
+ * their angles (0 where a motion has none), and the pose made from their rotations. */
+static double motion_age(const motion *m, double f) {
+    return m->type == M_ORBIT || m->type == M_DRIFT ? f : m->age0 + f;
+}
+
+static void pose_angles(const motion *m, uint32_t frame, float angle[3]) {
+    double f = frame, age = motion_age(m, f);
+    angle[0] = angle[1] = angle[2] = 0.0f;
+    if (m->type == M_ORBIT) {
+        angle[0] = reduced(m->phase + m->omega * f);
+        angle[1] = reduced(m->phase + m->omega2 * f);
+    } else if (m->type == M_DRIFT || m->type == M_WAVE)
+        angle[0] = reduced(m->phase + m->omega * (m->type == M_DRIFT ? f : age));
+    if (m->turns) angle[2] = reduced(m->rot0 + m->spin * age);
+}
+
+static sepax_pose pose_from(const scene *s, const motion *m, uint32_t frame,
+                            const sepax_rotation q[3]) {
+    double f = frame, x, y, age = motion_age(m, f);
     switch (m->type) {
-    case M_ORBIT: {
-        sepax_rotation a = rot(m->phase + m->omega * f), b = rot(m->phase + m->omega2 * f);
-        x = m->ox + m->amp * (double)a.c;
-        y = m->oy + m->amp2 * (double)b.s;
+    case M_ORBIT:
+        x = m->ox + m->amp * (double)q[0].c;
+        y = m->oy + m->amp2 * (double)q[1].s;
         break;
-    }
-    case M_DRIFT: {
-        sepax_rotation a = rot(m->phase + m->omega * f);
-        x = wrap(m->ox + m->dx * f + m->amp * (double)a.c, s->w);
-        y = wrap(m->oy + m->dy * f + m->amp * (double)a.s, s->h);
+    case M_DRIFT:
+        x = wrap(m->ox + m->dx * f + m->amp * (double)q[0].c, s->w);
+        y = wrap(m->oy + m->dy * f + m->amp * (double)q[0].s, s->h);
         break;
-    }
     default: {
-        age = m->age0 + f;
         double d = m->speed * age;
         x = m->ox + m->dx * d;
         y = m->oy + m->dy * d;
         if (m->type == M_WAVE) {
-            double side = m->amp * (double)rot(m->phase + m->omega * age).s;
+            double side = m->amp * (double)q[0].s;
             x -= m->dy * side;
             y += m->dx * side;
         }
@@ -328,12 +339,39 @@ sepax_pose scene_pose(const scene *s, uint32_t index, uint32_t frame) {
     }
     }
     sepax_pose p = {{(float)x, (float)y}, {1, 0}};
-    if (m->turns) p.rotation = rot(m->rot0 + m->spin * age);
+    if (m->turns) p.rotation = q[2];
     return p;
 }
 
+sepax_pose scene_pose(const scene *s, uint32_t index, uint32_t frame) {
+    const motion *m = &s->move[index];
+    float angle[3];
+    pose_angles(m, frame, angle);
+    sepax_rotation q[3] = {sepax_rot(angle[0]), sepax_rot(angle[1]), sepax_rot(angle[2])};
+    return pose_from(s, m, frame, q);
+}
+
+/* scene_pose for every shape, the rotations a chunk at a time through sepax_rot_many (the
+ * same bits as sepax_rot: tests/test_scenes.c compares the two) */
 void scene_poses(const scene *s, uint32_t frame, sepax_pose *out) {
-    for (uint32_t i = 0; i < s->count; i++) out[i] = scene_pose(s, i, frame);
+    enum { CHUNK = 512 };
+    float angle[3][CHUNK];
+    sepax_rotation q[3][CHUNK];
+    for (uint32_t i0 = 0; i0 < s->count; i0 += CHUNK) {
+        uint32_t k = s->count - i0 < CHUNK ? s->count - i0 : CHUNK;
+        for (uint32_t j = 0; j < k; j++) {
+            float a[3];
+            pose_angles(&s->move[i0 + j], frame, a);
+            for (int r = 0; r < 3; r++) angle[r][j] = a[r];
+        }
+        for (int r = 0; r < 3; r++)
+            if (sepax_rot_many(angle[r], k, q[r]) != SEPAX_OK) /* a SEPAX_BACKEND it cannot run */
+                for (uint32_t j = 0; j < k; j++) q[r][j] = sepax_rot(angle[r][j]);
+        for (uint32_t j = 0; j < k; j++) {
+            sepax_rotation qj[3] = {q[0][j], q[1][j], q[2][j]};
+            out[i0 + j] = pose_from(s, &s->move[i0 + j], frame, qj);
+        }
+    }
 }
 
 sepax_status scene_add_to(const scene *s, sepax_shapes *store) {

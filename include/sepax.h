@@ -126,6 +126,15 @@ typedef struct sepax_rotation {
 /// angle or |angle| > SEPAX_ROT_LIMIT gives {NaN, NaN}.
 SEPAX_API sepax_rotation sepax_rot(float angle);
 
+/// out[i] = sepax_rot(angles[i]) for i < n, bit for bit, several angles at a time in SIMD
+/// lanes: a frame's rotations in one call (about 3.5x fewer ns an angle than calling sepax_rot
+/// in a loop, README "Poses"). Invalid angles give {NaN, NaN} as sepax_rot does, which
+/// sepax_shapes_set_poses then refuses. n == 0: SEPAX_OK, nothing read or written; NULL
+/// angles or out: SEPAX_ERR_NULL; either not aligned for its type: SEPAX_ERR_MISALIGNED; n
+/// whose byte size overflows size_t: SEPAX_ERR_COUNT; on error nothing is written. out must
+/// not overlap angles.
+SEPAX_API sepax_status sepax_rot_many(const float *angles, size_t n, sepax_rotation *out);
+
 /// Where a shape is: world = rotation * local + position.
 typedef struct sepax_pose {
     sepax_vec2 position;     ///< translation

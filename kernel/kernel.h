@@ -123,6 +123,8 @@ typedef struct sepax_kernel {
     int (*poses_valid)(const sepax_pose *poses, size_t count);
     /* the poses of `blocks` whole blocks into them, transposed (pose_kernel.c) */
     void (*poses_store)(sepax_pose_block *dst, const sepax_pose *poses, size_t blocks);
+    /* sepax_rot of each angle, bit for bit (rot_kernel.c) */
+    void (*rot)(const float *angles, size_t n, sepax_rotation *out);
 } sepax_kernel;
 
 /* Which axis won a pair's SAT, as collide reports it: plane k of A is k, plane k of B is

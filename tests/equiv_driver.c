@@ -62,6 +62,9 @@ int main(int argc, char **argv) {
         bad = check_pose_kernel(t->k, &compared, &msg);
         report(t->name, "pose batches", bad, compared, &msg);
         compared = 0;
+        bad = check_rot_kernel(t->k, &compared, &msg);
+        report(t->name, "rot", bad, compared, &msg);
+        compared = 0;
         bad = check_random_rounds(t->k, cfg, rounds, &compared, &msg);
         report(t->name, "random", bad, compared, &msg);
         static const char *const kind_names[] = {"random", "mixed", "circles"};

@@ -115,6 +115,14 @@ static sepax_status run_raycast_range(world *w) {
 static sepax_status run_overlap_one(world *w) {
     return sepax_overlap_one(w->store, 7, 0, sepax_shapes_count(w->store), w->hit);
 }
+static sepax_status run_rot_many(world *w) {
+    static float angle[1003]; /* static: the call's stack is what is measured */
+    static sepax_rotation out[1003];
+    for (int i = 0; i < 1003; i++) angle[i] = (float)i * 0.013f - 6.0f;
+    (void)w;
+    return sepax_rot_many(angle, 1003, out);
+}
+
 static sepax_status run_set_poses(world *w) {
     return sepax_shapes_set_poses(w->store, 0, sepax_shapes_count(w->store), w->poses);
 }
@@ -255,6 +263,7 @@ static const call k_calls[] = {
     {"shapes_set_poses", run_set_poses},
     {"shapes_update", run_update},
     {"hull", run_hull},
+    {"rot_many", run_rot_many},
 };
 
 /* What SEPAX_SCRATCH_STACK_BYTES promises: the queries given scratch, the broadphase's
@@ -275,6 +284,7 @@ static const call k_scratch_calls[] = {
     {"shapes_set_poses", run_set_poses},
     {"shapes_update", run_update},
     {"hull", run_hull},
+    {"rot_many", run_rot_many},
     {"find_contacts manifold", run_frame_manifold},
     {"find_contacts lazy", run_frame_collide_lazy},
     {"find_contacts scheduler", run_frame_scheduler},

@@ -52,6 +52,10 @@ static void full_check(const char *name) {
     compared = 0;
     bad = check_pose_kernel(k, &compared, &msg);
     cr_expect(bad == 0, "%s pose batches: %zu mismatches: %s", name, bad, msg.text);
+    compared = 0;
+    bad = check_rot_kernel(k, &compared, &msg);
+    cr_expect(bad == 0, "%s rot: %zu mismatches: %s", name, bad, msg.text);
+    cr_expect(compared > 800000, "the rot check compared only %zu", compared);
     static const char *const kinds[] = {"polygons", "mixed kinds", "circles"};
     for (int kind = WL_POLYGONS; kind <= WL_CIRCLES; kind++) {
         compared = 0;

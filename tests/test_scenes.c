@@ -127,6 +127,15 @@ static void check_frames(const char *name, uint32_t n) {
     const float margins[] = {0.0f, 0.5f};
     for (int fi = 0; fi < 3; fi++) {
         scene_poses(s, frames[fi], poses);
+        /* the batch (sepax_rot_many) against the one-shape path (sepax_rot), bit for bit */
+        for (uint32_t i = 0; i < count; i++) {
+            sepax_pose one = scene_pose(s, i, frames[fi]);
+            if (memcmp(&one, &poses[i], sizeof one) != 0) {
+                CHECK(0, "%s frame %u shape %u: scene_poses differs from scene_pose", scene_name(s),
+                      frames[fi], i);
+                break;
+            }
+        }
         CHECK(sepax_shapes_set_poses(store, 0, count, poses) == SEPAX_OK, "set_poses");
         CHECK(sepax_shapes_update(store) == SEPAX_OK, "update");
         for (int mi = 0; mi < 2; mi++) {

@@ -42,7 +42,9 @@
  * gives it, reports its new id, refuses the old ids of the shapes that moved
  * and keeps the others'; a broken order changes and writes nothing. The
  * store is restored (rebuilt, or
- * its poses reset) before each input, so every input starts alike. */
+ * its poses reset) before each input, so every input starts alike. Last, the bytes from 2 on
+ * are read again as up to 67 raw float angles: sepax_rot_many gives sepax_rot's bits on every
+ * backend. */
 #include <math.h>
 #include <string.h>
 
@@ -477,6 +479,30 @@ static void run_ops(cursor *c, int raw, int angles, int reorders) {
     }
 }
 
+/* The input's bytes from byte 2 on as raw float angles (NaN, Inf, denormals and angles past
+ * SEPAX_ROT_LIMIT among them): sepax_rot_many on every backend gives sepax_rot's bits for
+ * each, and writes nothing past n. */
+static void check_rot_many(const uint8_t *p, size_t len) {
+    enum { MAXANGLES = 67 };
+    float angle[MAXANGLES];
+    sepax_rotation got[MAXANGLES + 1];
+    size_t n = len / 4 < MAXANGLES ? len / 4 : MAXANGLES;
+    memcpy(angle, p, n * 4);
+    for (int b = 0; b < navail; b++) {
+        sepax_set_backend(avail[b]);
+        memset(got, 0x5a, sizeof got);
+        if (sepax_rot_many(angle, n, got) != SEPAX_OK) fuzz_fail("rot_many refused its angles");
+        for (size_t i = 0; i < n; i++) {
+            sepax_rotation want = sepax_rot(angle[i]);
+            if (memcmp(&got[i], &want, sizeof want) != 0) fuzz_fail("rot_many differs from rot");
+        }
+        uint32_t past;
+        memcpy(&past, &got[n].c, sizeof past);
+        if (past != 0x5a5a5a5au) fuzz_fail("rot_many wrote past n");
+    }
+    sepax_set_backend(SEPAX_BACKEND_AUTO);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     restore_store();
     if (size < 2) return 0;
@@ -496,5 +522,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         update_and_check();
     }
     check_queries(middle(), data[1] & 4 ? margins[data[0] & 3] : 0.0f, SEPAX_BACKEND_AUTO);
+    check_rot_many(data + 2, size - 2);
     return 0;
 }
