@@ -1,5 +1,7 @@
 /* AVX2: a slot is one 8-lane register. */
 #include <simde/x86/avx2.h>
+
+#include "lanes_rows8.h"
 #if defined(SEPAX_ISA_AVX512)
 #include <simde/x86/avx512.h>
 #endif
@@ -109,25 +111,4 @@ static inline lf lf_join16(lf lo, lf hi) {
 }
 
 /* rows[l][f] = lane l of field[f]: eight fields of the eight lanes, transposed in registers */
-LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
-    {
-        const lf *h = field;
-        float(*r)[8] = rows;
-        simde__m256 t[8], u[8];
-        for (int f = 0; f < 8; f += 2) {
-            t[f] = simde_mm256_unpacklo_ps(h[f], h[f + 1]);
-            t[f + 1] = simde_mm256_unpackhi_ps(h[f], h[f + 1]);
-        }
-        for (int g = 0; g < 8; g += 4) {
-            u[g] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-            u[g + 1] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-            u[g + 2] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-            u[g + 3] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-        }
-        /* u[c] holds fields 0-3 of lanes c and c + 4, u[4 + c] fields 4-7 */
-        for (int c = 0; c < 4; c++) {
-            simde_mm256_store_ps(r[c], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x20));
-            simde_mm256_store_ps(r[c + 4], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x31));
-        }
-    }
-}
+LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) { put_rows8(field, rows); }

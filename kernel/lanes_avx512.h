@@ -1,6 +1,8 @@
 /* AVX-512F: two pairs per 16-lane register, slot 0 in the low 256 bits. */
 #include <simde/x86/avx512.h>
 
+#include "lanes_rows8.h"
+
 #define SEPAX_P 2
 
 typedef simde__m512 lf;
@@ -105,29 +107,14 @@ static inline lf lf_join16(lf lo, lf hi) {
 }
 
 /* rows[l][f] = lane l of field[f]: eight fields of the sixteen lanes, transposed in registers
- * as lanes_avx2.h's, a half at a time */
+ * a 256-bit half at a time */
 LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
     for (int half = 0; half < 2; half++) {
-        simde__m256 h[8], t[8], u[8];
+        simde__m256 h[8];
         for (int f = 0; f < 8; f++)
             h[f] = half ? simde_mm256_castpd_ps(
                               simde_mm512_extractf64x4_pd(simde_mm512_castps_pd(field[f]), 1))
                         : simde_mm512_castps512_ps256(field[f]);
-        float(*r)[8] = rows + 8 * half;
-        for (int f = 0; f < 8; f += 2) {
-            t[f] = simde_mm256_unpacklo_ps(h[f], h[f + 1]);
-            t[f + 1] = simde_mm256_unpackhi_ps(h[f], h[f + 1]);
-        }
-        for (int g = 0; g < 8; g += 4) {
-            u[g] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-            u[g + 1] = simde_mm256_shuffle_ps(t[g], t[g + 2], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-            u[g + 2] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(1, 0, 1, 0));
-            u[g + 3] = simde_mm256_shuffle_ps(t[g + 1], t[g + 3], SIMDE_MM_SHUFFLE(3, 2, 3, 2));
-        }
-        /* u[c] holds fields 0-3 of lanes c and c + 4, u[4 + c] fields 4-7 */
-        for (int c = 0; c < 4; c++) {
-            simde_mm256_store_ps(r[c], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x20));
-            simde_mm256_store_ps(r[c + 4], simde_mm256_permute2f128_ps(u[c], u[4 + c], 0x31));
-        }
+        put_rows8(h, rows + 8 * half);
     }
 }

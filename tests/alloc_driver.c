@@ -189,6 +189,12 @@ int main(void) {
              sepax_shapes_add_circle(small, (sepax_vec2){2.0f, 0.0f}, 1.0f, &set[1]));
     NO_ALLOC("sepax_shapes_remove_many", sepax_shapes_remove_many(small, set, 2, NULL, &nmoves));
     sepax_shapes_destroy(small);
+    {
+        static float angle[1001];
+        static sepax_rotation rot[1001];
+        for (int i = 0; i < 1001; i++) angle[i] = 0.001f * (float)i;
+        NO_ALLOC("sepax_rot_many", sepax_rot_many(angle, 1001, rot));
+    }
     NO_ALLOC("sepax_shapes_set_poses", sepax_shapes_set_poses(store, 0, cfg.shapes, poses));
     NO_ALLOC("sepax_shapes_update", sepax_shapes_update(store));
     NO_ALLOC("sepax_overlap", sepax_overlap(store, pairs, n, hit));
