@@ -177,34 +177,32 @@ static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, i
     *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
 }
 
-/* Results of one step of SEPAX_P sharp pairs whose A-side gaps sa (plane_gaps of A against
- * B) are known, written for the live ones at their places pos[p]: the largest of A's planes
- * (axes 0-7) and B's (8-15), the lowest equal axis giving the normal. */
-static ALWAYS_INLINE int slot_step(const rec_ptr *a, const rec_ptr *b, lf sa, lf sb, int collide,
-                                   float margin, const size_t *pos, int live, uint8_t *hit,
-                                   sepax_hit *out, uint8_t *axis_out) {
-    lf sab = lf_max(sa, sb);
-    if (!collide) {
-        /* the largest separation is within the margin when every lane's is: no reduction
-         * (the separations of valid shapes are never NaN) */
-        unsigned in = lf_le_bits(sab, lf_bcast(&margin, &margin));
-        int hits = 0;
-        for (int p = 0; p < live; p++) {
-            uint8_t h = ((in >> (8 * p)) & 0xffu) == 0xffu;
-            hit[pos[p]] = h;
-            hits += h;
-        }
-        return live - hits;
-    }
-    lf mx = lf_slot_max(sab);
+/* What a collide step's lanes leave for its per-pair tail (slot_collide_emit): each slot's
+ * largest separation in its every lane, and which of A's and B's planes equal it. */
+typedef struct collide_tail {
+    lf mx;
+    unsigned eq_a, eq_b;
+} collide_tail;
+
+static ALWAYS_INLINE collide_tail slot_collide_lanes(lf sa, lf sb) {
+    lf mx = lf_slot_max(lf_max(sa, sb));
+    collide_tail t = {mx, lf_eq_bits(sa, mx), lf_eq_bits(sb, mx)};
+    return t;
+}
+
+/* The collide results of the live pairs of a step from its lanes' tail, at their places
+ * pos[p]: the largest of A's planes (axes 0-7) and B's (8-15), the lowest equal axis giving
+ * the normal. Returns how many miss. */
+static ALWAYS_INLINE int slot_collide_emit(const collide_tail *t, const rec_ptr *a,
+                                           const rec_ptr *b, float margin, const size_t *pos,
+                                           int live, sepax_hit *out, uint8_t *axis_out) {
     float m[LANES];
-    lf_store(mx, m);
-    unsigned eq_a = lf_eq_bits(sa, mx), eq_b = lf_eq_bits(sb, mx);
+    lf_store(t->mx, m);
     int misses = 0;
     for (int p = 0; p < live; p++) {
         /* lowest equal axis wins; bit 17 keeps the index defined (and the
          * & 7 in range) even for NaN input, as before the curved axis left */
-        unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
+        unsigned bits = ((t->eq_a >> (8 * p)) & 0xffu) | ((t->eq_b >> (8 * p)) & 0xffu) << 8;
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
         /* B's outward normal points from B to A: reverse it, as 0 - n so a
@@ -217,6 +215,22 @@ static ALWAYS_INLINE int slot_step(const rec_ptr *a, const rec_ptr *b, lf sa, lf
         misses += !(m[8 * p] <= margin);
     }
     return misses;
+}
+
+/* Overlap flags of one step of SEPAX_P sharp pairs whose gaps sa (plane_gaps of A against B)
+ * and sb are known, written for the live ones at their places pos[p]: a hit when the largest
+ * separation is within the margin, that is when every lane's is, with no reduction (the
+ * separations of valid shapes are never NaN). Returns how many miss. */
+static ALWAYS_INLINE int slot_overlap_step(lf sa, lf sb, float margin, const size_t *pos, int live,
+                                           uint8_t *hit) {
+    unsigned in = lf_le_bits(lf_max(sa, sb), lf_bcast(&margin, &margin));
+    int hits = 0;
+    for (int p = 0; p < live; p++) {
+        uint8_t h = ((in >> (8 * p)) & 0xffu) == 0xffu;
+        hit[pos[p]] = h;
+        hits += h;
+    }
+    return live - hits;
 }
 
 /* ---- a pair per lane: circles, and a circle or capsule against the rest ---- */
@@ -560,6 +574,39 @@ enum { SIFT_MIN_OVERLAP = SIFT + 1, SIFT_MIN_COLLIDE = SIFT / 3, SIFT_MIN_SWEEP 
 enum { SIFT_MIN_OVERLAP = SIFT / 16, SIFT_MIN_COLLIDE = SIFT / 5, SIFT_MIN_SWEEP = SIFT * 3 / 8 };
 #endif
 
+/* A collide step whose tail (slot_collide_emit) waits until the next step's lanes are under
+ * way (slots_one_pass, run_slots): that tail is a chain from the lanes' compares through the
+ * axis, a load of its normal and the store, which, run at once, held up the next pair's
+ * vector work (a software pipeline of one step: the same operations, the same bits). */
+typedef struct collide_pending {
+    size_t pos[SEPAX_P];
+    rec_ptr a[SEPAX_P], b[SEPAX_P];
+    int live;
+    collide_tail tail;
+} collide_pending;
+
+static ALWAYS_INLINE collide_pending one_pass_step(const sepax_poly_rec *rec,
+                                                   const sepax_pair *list, size_t base,
+                                                   const uint16_t *idx, size_t i, size_t n, int na,
+                                                   int nb) {
+    collide_pending s;
+    s.live = slot_pairs(rec, list, base, idx, i, n, s.pos, s.a, s.b);
+    lf sa, sb;
+    pair_separations(s.a, s.b, na, nb, &sa, &sb);
+    s.tail = slot_collide_lanes(sa, sb);
+    return s;
+}
+
+static ALWAYS_INLINE collide_pending kept_step(const sepax_poly_rec *rec, const sepax_pair *list,
+                                               size_t base, const uint16_t *idx, uint64_t *kept,
+                                               float (*gap)[8], int na) {
+    collide_pending s;
+    size_t k[SEPAX_P];
+    s.live = kept_pairs(rec, list, base, idx, kept, s.pos, s.a, s.b, k);
+    s.tail = slot_collide_lanes(lf_load(gap[k[0]], gap[SLOT1(k)]), plane_gaps(s.b, s.a, na));
+    return s;
+}
+
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n in one pass, a slot
  * each, as run_slots. Returns how many miss. */
 static ALWAYS_INLINE size_t slots_one_pass(const sepax_poly_rec *rec, const sepax_pair *list,
@@ -567,14 +614,26 @@ static ALWAYS_INLINE size_t slots_one_pass(const sepax_poly_rec *rec, const sepa
                                            int nb, int collide, float margin, uint8_t *hit,
                                            sepax_hit *out, uint8_t *axis) {
     size_t missed = 0;
-    for (size_t i = 0; i < n; i += SEPAX_P) {
-        size_t pos[SEPAX_P];
-        rec_ptr a[SEPAX_P], b[SEPAX_P];
-        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
-        lf sa, sb;
-        pair_separations(a, b, na, nb, &sa, &sb);
-        missed += (size_t)slot_step(a, b, sa, sb, collide, margin, pos, live, hit, out, axis);
+    if (!collide) {
+        for (size_t i = 0; i < n; i += SEPAX_P) {
+            size_t pos[SEPAX_P];
+            rec_ptr a[SEPAX_P], b[SEPAX_P];
+            int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
+            lf sa, sb;
+            pair_separations(a, b, na, nb, &sa, &sb);
+            missed += (size_t)slot_overlap_step(sa, sb, margin, pos, live, hit);
+        }
+        return missed;
     }
+    if (n == 0) return 0;
+    collide_pending s0 = one_pass_step(rec, list, base, idx, 0, n, na, nb);
+    for (size_t i = SEPAX_P; i < n; i += SEPAX_P) {
+        collide_pending s1 = one_pass_step(rec, list, base, idx, i, n, na, nb);
+        missed +=
+            (size_t)slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
+        s0 = s1;
+    }
+    missed += (size_t)slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
     return missed;
 }
 
@@ -623,13 +682,24 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
             }
         }
         ruled = m - (size_t)__builtin_popcountll(kept);
-        while (kept) {
-            size_t pos[SEPAX_P], k[SEPAX_P];
-            rec_ptr a[SEPAX_P], b[SEPAX_P];
-            int live = kept_pairs(rec, sl, sbase, si, &kept, pos, a, b, k);
-            lf sa = lf_load(gap[k[0]], gap[SLOT1(k)]);
-            slot_step(a, b, sa, plane_gaps(b, a, na), collide, margin, pos, live, hit, out, axis);
+        if (!collide) {
+            while (kept) {
+                size_t pos[SEPAX_P], k[SEPAX_P];
+                rec_ptr a[SEPAX_P], b[SEPAX_P];
+                int live = kept_pairs(rec, sl, sbase, si, &kept, pos, a, b, k);
+                lf sa = lf_load(gap[k[0]], gap[SLOT1(k)]);
+                slot_overlap_step(sa, plane_gaps(b, a, na), margin, pos, live, hit);
+            }
+            continue;
         }
+        if (!kept) continue;
+        collide_pending s0 = kept_step(rec, sl, sbase, si, &kept, gap, na);
+        while (kept) {
+            collide_pending s1 = kept_step(rec, sl, sbase, si, &kept, gap, na);
+            slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
+            s0 = s1;
+        }
+        slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
     }
 }
 
@@ -811,6 +881,14 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *list, s
     }
 }
 
+/* What a sweep step's lanes (slot_sweep_lanes) leave for its per-pair tail
+ * (slot_sweep_emit): which lanes pass the exit test, which planes equal the key, and the
+ * contact time in every lane of each slot. */
+typedef struct sweep_tail {
+    unsigned ok_bits, eq_a, eq_b;
+    lf t;
+} sweep_tail;
+
 /* Swept SAT for SEPAX_P sharp pairs, a slot each (a lane per plane: A's in one register,
  * B's in another), B moving by (vx[p], vy[p]) relative to A over t in [0, 1]. The same
  * arithmetic as sweep_lanes for a pair with no radius, each plane in its own lane, then
@@ -824,11 +902,10 @@ static NOINLINE void run_sweep(const sepax_shapes *st, const sepax_pair *list, s
  * NaN. The old test's third part, the entry no later than the earliest exit, followed from
  * these, since the entry is never above t. A zero's sign in the entry, an exit or the t = 0
  * separation reaches no result: they are only compared, and t comes out as max(entry, +0),
- * never -0. Padding planes repeat the last, as for collide. Returns how many live pairs
- * miss. */
-static ALWAYS_INLINE int slot_sweep_step(const rec_ptr *a, const rec_ptr *b, lf sa, lf sb,
-                                         const float *vx, const float *vy, const size_t *pos,
-                                         int live, sepax_sweep_hit *out) {
+ * never -0. Padding planes repeat the last, as for collide. The lanes' part: slot_sweep_emit
+ * writes the records from what it returns. */
+static ALWAYS_INLINE sweep_tail slot_sweep_lanes(const rec_ptr *a, const rec_ptr *b, lf sa, lf sb,
+                                                 const float *vx, const float *vy) {
     lf zero = lf_load(k_zero, k_zero), one = lf_load(k_one, k_one);
     lf ninf = lf_load(k_ninf, k_ninf);
     lf wx = lf_bcast(&vx[0], &SLOT1(vx)), wy = lf_bcast(&vy[0], &SLOT1(vy));
@@ -847,17 +924,22 @@ static ALWAYS_INLINE int slot_sweep_step(const rec_ptr *a, const rec_ptr *b, lf 
      * same for a whole slot), else those equal to the t = 0 separation */
     lf ka = lf_sel_gt(t_in, zero, ea, sa), kb = lf_sel_gt(t_in, zero, eb, sb);
     lf key = lf_sel_gt(t_in, zero, t_in, s0);
-    unsigned ok_bits = lf_le_bits(t, last);
-    unsigned eq_a = lf_eq_bits(ka, key), eq_b = lf_eq_bits(kb, key);
+    sweep_tail r = {lf_le_bits(t, last), lf_eq_bits(ka, key), lf_eq_bits(kb, key), t};
+    return r;
+}
+
+/* The records of the live pairs of a step from its lanes' tail; returns how many miss. */
+static ALWAYS_INLINE int slot_sweep_emit(const sweep_tail *s, const rec_ptr *a, const rec_ptr *b,
+                                         const size_t *pos, int live, sepax_sweep_hit *out) {
     float ft[LANES];
-    lf_store(t, ft);
+    lf_store(s->t, ft);
     int hits = 0;
     for (int p = 0; p < live; p++) {
-        uint32_t ok = ((ok_bits >> (8 * p)) & 0xffu) == 0xffu;
+        uint32_t ok = ((s->ok_bits >> (8 * p)) & 0xffu) == 0xffu;
         hits += (int)ok;
         /* A's planes in bits 0-7, B's in 8-15: the lowest equal plane is A's before B's;
          * bit 17 keeps the index defined for any bits */
-        unsigned bits = ((eq_a >> (8 * p)) & 0xffu) | ((eq_b >> (8 * p)) & 0xffu) << 8;
+        unsigned bits = ((s->eq_a >> (8 * p)) & 0xffu) | ((s->eq_b >> (8 * p)) & 0xffu) << 8;
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
         /* B's normals reversed by their sign bit: sweep_lanes' 0 - n differs from -n only
@@ -875,7 +957,7 @@ static ALWAYS_INLINE int slot_sweep_step(const rec_ptr *a, const rec_ptr *b, lf 
 
 /* Whether each slot's pair, B moving by w0 (slot 0) or w1 (slot 1) relative to A, can touch in the
  * step as far as A's planes tell (bit 8 * p + k set for every lane k of slot p when it can): the
- * entry over A's planes no later than each plane's exit and 1. slot_sweep_step's test with B's
+ * entry over A's planes no later than each plane's exit and 1. slot_sweep_lanes' test with B's
  * planes left out, on the same values: its entry is no earlier and each lane's exit no
  * later, so a pair this rules out, it rules out too. */
 static ALWAYS_INLINE unsigned a_side_sweep(const rec_ptr *a, lf sa, const float *w0,
@@ -891,6 +973,51 @@ static ALWAYS_INLINE unsigned a_side_sweep(const rec_ptr *a, lf sa, const float 
     return lf_le_bits(lf_max(lf_slot_max(ea), zero), last);
 }
 
+/* A sweep step whose tail waits for the next step's lanes, as collide_pending. */
+typedef struct sweep_pending {
+    size_t pos[SEPAX_P];
+    rec_ptr a[SEPAX_P], b[SEPAX_P];
+    int live;
+    sweep_tail tail;
+} sweep_pending;
+
+/* A step of sweep_one_pass (its displacements read at pos & ma, pos & mb). */
+static ALWAYS_INLINE sweep_pending sweep_lanes_at(const sepax_poly_rec *rec, const sepax_pair *list,
+                                                  size_t base, const uint16_t *idx, size_t i,
+                                                  size_t n, int na, int nb, const sepax_vec2 *va,
+                                                  size_t ma, const sepax_vec2 *vb, size_t mb) {
+    sweep_pending s;
+    float fvx[SEPAX_P], fvy[SEPAX_P];
+    s.live = slot_pairs(rec, list, base, idx, i, n, s.pos, s.a, s.b);
+    for (int p = 0; p < SEPAX_P; p++) {
+        fvx[p] = vb[s.pos[p] & mb].x - va[s.pos[p] & ma].x;
+        fvy[p] = vb[s.pos[p] & mb].y - va[s.pos[p] & ma].y;
+    }
+    lf sa, sb;
+    pair_separations(s.a, s.b, na, nb, &sa, &sb);
+    s.tail = slot_sweep_lanes(s.a, s.b, sa, sb, fvx, fvy);
+    return s;
+}
+
+/* A second-pass step of run_slot_sweep: the kept pairs' A-side gaps and displacements
+ * from the first pass. */
+static ALWAYS_INLINE sweep_pending sweep_kept_step(const sepax_poly_rec *rec,
+                                                   const sepax_pair *list, size_t base,
+                                                   const uint16_t *idx, uint64_t *kept,
+                                                   float (*gap)[8], float (*wv)[2], int na) {
+    sweep_pending s;
+    size_t k[SEPAX_P];
+    float fvx[SEPAX_P], fvy[SEPAX_P];
+    s.live = kept_pairs(rec, list, base, idx, kept, s.pos, s.a, s.b, k);
+    for (int p = 0; p < SEPAX_P; p++) {
+        fvx[p] = wv[k[p]][0];
+        fvy[p] = wv[k[p]][1];
+    }
+    s.tail = slot_sweep_lanes(s.a, s.b, lf_load(gap[k[0]], gap[SLOT1(k)]), plane_gaps(s.b, s.a, na),
+                              fvx, fvy);
+    return s;
+}
+
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n swept in one pass, a
  * slot each, as run_slot_sweep (va, vb: displacements read at pos & ma, pos & mb). Returns
  * how many miss. */
@@ -898,20 +1025,15 @@ static ALWAYS_INLINE size_t sweep_one_pass(const sepax_poly_rec *rec, const sepa
                                            size_t base, const uint16_t *idx, size_t n, int na,
                                            int nb, const sepax_vec2 *va, size_t ma,
                                            const sepax_vec2 *vb, size_t mb, sepax_sweep_hit *out) {
+    if (n == 0) return 0;
     size_t missed = 0;
-    for (size_t i = 0; i < n; i += SEPAX_P) {
-        size_t pos[SEPAX_P];
-        rec_ptr a[SEPAX_P], b[SEPAX_P];
-        float fvx[SEPAX_P], fvy[SEPAX_P];
-        int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
-        for (int p = 0; p < SEPAX_P; p++) {
-            fvx[p] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
-            fvy[p] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
-        }
-        lf sa, sb;
-        pair_separations(a, b, na, nb, &sa, &sb);
-        missed += (size_t)slot_sweep_step(a, b, sa, sb, fvx, fvy, pos, live, out);
+    sweep_pending s0 = sweep_lanes_at(rec, list, base, idx, 0, n, na, nb, va, ma, vb, mb);
+    for (size_t i = SEPAX_P; i < n; i += SEPAX_P) {
+        sweep_pending s1 = sweep_lanes_at(rec, list, base, idx, i, n, na, nb, va, ma, vb, mb);
+        missed += (size_t)slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, out);
+        s0 = s1;
     }
+    missed += (size_t)slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, out);
     return missed;
 }
 
@@ -960,18 +1082,14 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
             }
         }
         ruled = m - (size_t)__builtin_popcountll(kept);
+        if (!kept) continue;
+        sweep_pending s0 = sweep_kept_step(rec, sl, sbase, si, &kept, gap, wv, na);
         while (kept) {
-            size_t pos[SEPAX_P], k[SEPAX_P];
-            rec_ptr a[SEPAX_P], b[SEPAX_P];
-            float fvx[SEPAX_P], fvy[SEPAX_P];
-            int live = kept_pairs(rec, sl, sbase, si, &kept, pos, a, b, k);
-            for (int p = 0; p < SEPAX_P; p++) {
-                fvx[p] = wv[k[p]][0];
-                fvy[p] = wv[k[p]][1];
-            }
-            slot_sweep_step(a, b, lf_load(gap[k[0]], gap[SLOT1(k)]), plane_gaps(b, a, na), fvx, fvy,
-                            pos, live, job->sweep);
+            sweep_pending s1 = sweep_kept_step(rec, sl, sbase, si, &kept, gap, wv, na);
+            slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, job->sweep);
+            s0 = s1;
         }
+        slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, job->sweep);
     }
 }
 
