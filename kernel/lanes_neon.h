@@ -63,17 +63,25 @@ static inline simde_float32x4_t sqrt4(simde_float32x4_t a) {
 }
 LF_BINOP(lf_div, div4)
 
-/* four rows transposed: pairs of lanes swapped, then halves recombined */
+/* four registers transposed in place (lane c of r[k] becomes lane k of r[c]): pairs of
+ * lanes swapped, then halves recombined */
+LF_INLINE void transpose4(simde_float32x4_t r[4]) {
+    simde_float32x4x2_t t01 = simde_vtrnq_f32(r[0], r[1]), t23 = simde_vtrnq_f32(r[2], r[3]);
+    r[0] = simde_vcombine_f32(simde_vget_low_f32(t01.val[0]), simde_vget_low_f32(t23.val[0]));
+    r[1] = simde_vcombine_f32(simde_vget_low_f32(t01.val[1]), simde_vget_low_f32(t23.val[1]));
+    r[2] = simde_vcombine_f32(simde_vget_high_f32(t01.val[0]), simde_vget_high_f32(t23.val[0]));
+    r[3] = simde_vcombine_f32(simde_vget_high_f32(t01.val[1]), simde_vget_high_f32(t23.val[1]));
+}
+/* four rows transposed */
 LF_INLINE void rows4_4(const float *const *p, size_t at, simde_float32x4_t *c0,
                        simde_float32x4_t *c1, simde_float32x4_t *c2, simde_float32x4_t *c3) {
-    simde_float32x4x2_t t01 =
-        simde_vtrnq_f32(simde_vld1q_f32(p[0] + at), simde_vld1q_f32(p[1] + at));
-    simde_float32x4x2_t t23 =
-        simde_vtrnq_f32(simde_vld1q_f32(p[2] + at), simde_vld1q_f32(p[3] + at));
-    *c0 = simde_vcombine_f32(simde_vget_low_f32(t01.val[0]), simde_vget_low_f32(t23.val[0]));
-    *c1 = simde_vcombine_f32(simde_vget_low_f32(t01.val[1]), simde_vget_low_f32(t23.val[1]));
-    *c2 = simde_vcombine_f32(simde_vget_high_f32(t01.val[0]), simde_vget_high_f32(t23.val[0]));
-    *c3 = simde_vcombine_f32(simde_vget_high_f32(t01.val[1]), simde_vget_high_f32(t23.val[1]));
+    simde_float32x4_t r[4] = {simde_vld1q_f32(p[0] + at), simde_vld1q_f32(p[1] + at),
+                              simde_vld1q_f32(p[2] + at), simde_vld1q_f32(p[3] + at)};
+    transpose4(r);
+    *c0 = r[0];
+    *c1 = r[1];
+    *c2 = r[2];
+    *c3 = r[3];
 }
 LF_INLINE void lf_rows4(const float *const *p, size_t at, lf out[4]) {
     rows4_4(p, at, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
@@ -143,18 +151,15 @@ static inline lf lf_join16(lf lo, lf hi) {
     return r;
 }
 
-/* four registers transposed, as rows4_4 */
+/* four registers transposed, then stored */
 LF_INLINE void put4(simde_float32x4_t r0, simde_float32x4_t r1, simde_float32x4_t r2,
                     simde_float32x4_t r3, float *c0, float *c1, float *c2, float *c3) {
-    simde_float32x4x2_t t01 = simde_vtrnq_f32(r0, r1), t23 = simde_vtrnq_f32(r2, r3);
-    simde_vst1q_f32(
-        c0, simde_vcombine_f32(simde_vget_low_f32(t01.val[0]), simde_vget_low_f32(t23.val[0])));
-    simde_vst1q_f32(
-        c1, simde_vcombine_f32(simde_vget_low_f32(t01.val[1]), simde_vget_low_f32(t23.val[1])));
-    simde_vst1q_f32(
-        c2, simde_vcombine_f32(simde_vget_high_f32(t01.val[0]), simde_vget_high_f32(t23.val[0])));
-    simde_vst1q_f32(
-        c3, simde_vcombine_f32(simde_vget_high_f32(t01.val[1]), simde_vget_high_f32(t23.val[1])));
+    simde_float32x4_t r[4] = {r0, r1, r2, r3};
+    transpose4(r);
+    simde_vst1q_f32(c0, r[0]);
+    simde_vst1q_f32(c1, r[1]);
+    simde_vst1q_f32(c2, r[2]);
+    simde_vst1q_f32(c3, r[3]);
 }
 /* rows[l][f] = lane l of field[f]: eight fields of the eight lanes, transposed in registers */
 LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {

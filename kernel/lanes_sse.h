@@ -35,17 +35,25 @@ LF_BINOP(lf_min, simde_mm_min_ps)
 LF_BINOP(lf_max, simde_mm_max_ps)
 LF_BINOP(lf_div, simde_mm_div_ps)
 
+/* four registers transposed in place: lane c of r[k] becomes lane k of r[c] */
+LF_INLINE void transpose4(simde__m128 r[4]) {
+    simde__m128 t0 = simde_mm_unpacklo_ps(r[0], r[1]), t1 = simde_mm_unpackhi_ps(r[0], r[1]);
+    simde__m128 t2 = simde_mm_unpacklo_ps(r[2], r[3]), t3 = simde_mm_unpackhi_ps(r[2], r[3]);
+    r[0] = simde_mm_movelh_ps(t0, t2);
+    r[1] = simde_mm_movehl_ps(t2, t0);
+    r[2] = simde_mm_movelh_ps(t1, t3);
+    r[3] = simde_mm_movehl_ps(t3, t1);
+}
 /* four rows transposed */
 LF_INLINE void rows4_4(const float *const *p, size_t at, simde__m128 *c0, simde__m128 *c1,
                        simde__m128 *c2, simde__m128 *c3) {
-    simde__m128 r0 = simde_mm_load_ps(p[0] + at), r1 = simde_mm_load_ps(p[1] + at);
-    simde__m128 r2 = simde_mm_load_ps(p[2] + at), r3 = simde_mm_load_ps(p[3] + at);
-    simde__m128 t0 = simde_mm_unpacklo_ps(r0, r1), t1 = simde_mm_unpackhi_ps(r0, r1);
-    simde__m128 t2 = simde_mm_unpacklo_ps(r2, r3), t3 = simde_mm_unpackhi_ps(r2, r3);
-    *c0 = simde_mm_movelh_ps(t0, t2);
-    *c1 = simde_mm_movehl_ps(t2, t0);
-    *c2 = simde_mm_movelh_ps(t1, t3);
-    *c3 = simde_mm_movehl_ps(t3, t1);
+    simde__m128 r[4] = {simde_mm_load_ps(p[0] + at), simde_mm_load_ps(p[1] + at),
+                        simde_mm_load_ps(p[2] + at), simde_mm_load_ps(p[3] + at)};
+    transpose4(r);
+    *c0 = r[0];
+    *c1 = r[1];
+    *c2 = r[2];
+    *c3 = r[3];
 }
 LF_INLINE void lf_rows4(const float *const *p, size_t at, lf out[4]) {
     rows4_4(p, at, &out[0].lo, &out[1].lo, &out[2].lo, &out[3].lo);
@@ -138,15 +146,15 @@ static inline lf lf_join16(lf lo, lf hi) {
     return r;
 }
 
-/* four registers transposed */
+/* four registers transposed, then stored */
 LF_INLINE void put4(simde__m128 r0, simde__m128 r1, simde__m128 r2, simde__m128 r3, float *c0,
                     float *c1, float *c2, float *c3) {
-    simde__m128 t0 = simde_mm_unpacklo_ps(r0, r1), t1 = simde_mm_unpackhi_ps(r0, r1);
-    simde__m128 t2 = simde_mm_unpacklo_ps(r2, r3), t3 = simde_mm_unpackhi_ps(r2, r3);
-    simde_mm_store_ps(c0, simde_mm_movelh_ps(t0, t2));
-    simde_mm_store_ps(c1, simde_mm_movehl_ps(t2, t0));
-    simde_mm_store_ps(c2, simde_mm_movelh_ps(t1, t3));
-    simde_mm_store_ps(c3, simde_mm_movehl_ps(t3, t1));
+    simde__m128 r[4] = {r0, r1, r2, r3};
+    transpose4(r);
+    simde_mm_store_ps(c0, r[0]);
+    simde_mm_store_ps(c1, r[1]);
+    simde_mm_store_ps(c2, r[2]);
+    simde_mm_store_ps(c3, r[3]);
 }
 /* rows[l][f] = lane l of field[f]: eight fields of the eight lanes, transposed in registers */
 LF_INLINE void lf_put_rows(const lf field[8], float (*rows)[8]) {
