@@ -19,7 +19,7 @@
  *   3. The normal is the entry plane's, or the corner's direction at contact,
  *      or for pairs touching at the start the least penetration's.
  * The arithmetic is the kernel's (sat_kernel.c: sweep_lanes, a pair per lane;
- * slot_sweep_step and run_ray_slots, a lane per plane of sharp polygons), so
+ * slot_sweep_lanes and run_ray_slots, a lane per plane of sharp polygons), so
  * they agree bit for bit. The kernel takes shortcuts with the same results: B's
  * rates as n.(-v) in sweep_lanes (0 - n.v in the slots, as here), a still
  * plane's exit from the division itself (IEEE infinities) instead of the

@@ -1148,7 +1148,7 @@ static NOINLINE void run_rays(const sepax_shapes *st, const sepax_ray *rays, con
  * plane): sweep_lanes' arithmetic for a point B with no planes and no radius. The entry and
  * the least penetration are reduced across the slot, with the first plane equal to each; the
  * exits are not: the contact time t (the entry when above 0, else +0) counts when it is no
- * later than min(the lane's exit, max_fraction) in every lane, as in slot_sweep_step. A
+ * later than min(the lane's exit, max_fraction) in every lane, as in slot_sweep_lanes. A
  * zero's sign reaches no result, as there. */
 static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays,
                                    const uint32_t *ids, size_t base, const uint16_t *idx, size_t n,
