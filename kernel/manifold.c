@@ -7,11 +7,12 @@
  *     reference face's side planes (Box2D's and cute_c2's method), and the
  *     clipped points within the margin are kept;
  *   - the closest-vertices axis won (curved pairs): one point, between the
- *     two closest core vertices.
+ *     two closest core vertices (sepax_vertex_contact, manifold.h).
  * The arithmetic is written once here and once, independently, in
  * reference_manifold.c; the tests compare the two bit for bit. The SIMD
  * kernel copies run face hits through manifold_kernel.c instead (the same
- * operations with a pair per lane) and call this for the rest. */
+ * operations with a pair per lane) and closest-vertices hits through
+ * sepax_vertex_contact; the scalar copy calls this for every pair. */
 #include "manifold.h"
 
 typedef struct core {
@@ -124,29 +125,6 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
     return kept;
 }
 
-/* The closest-vertices axis won: one point between the two closest core
- * vertices (the first closest pair, A's vertex the outer loop). */
-static void vertex_point(const core *A, const core *B, const sepax_hit *h, sepax_contact *out) {
-    int bi = 0, bj = 0;
-    float best = 0.0f;
-    for (int i = 0; i < A->count; i++) {
-        for (int j = 0; j < B->count; j++) {
-            float dx = B->x[j] - A->x[i], dy = B->y[j] - A->y[i];
-            float d2 = dx * dx + dy * dy;
-            if ((i == 0 && j == 0) || d2 < best) {
-                best = d2;
-                bi = i;
-                bj = j;
-            }
-        }
-    }
-    float nx = h->normal.x, ny = h->normal.y;
-    out->point.x = 0.5f * ((A->x[bi] + A->radius * nx) + (B->x[bj] - B->radius * nx));
-    out->point.y = 0.5f * ((A->y[bi] + A->radius * ny) + (B->y[bj] - B->radius * ny));
-    out->separation = 0.0f - h->depth;
-    out->id = SEPAX_FEATURE_ID(bi, bj, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_VERTEX);
-}
-
 void sepax_manifold_from_hit(const sepax_shapes *st, sepax_pair pair, const sepax_hit *h,
                              unsigned axis, float margin, sepax_manifold *out) {
     sepax_manifold m = {{0.0f, 0.0f}, 0.0f, 0, {{{0.0f, 0.0f}, 0.0f, 0}, {{0.0f, 0.0f}, 0.0f, 0}}};
@@ -161,7 +139,7 @@ void sepax_manifold_from_hit(const sepax_shapes *st, sepax_pair pair, const sepa
         else if (axis < SEPAX_AXIS_VERTICES)
             m.count = face_points(&B, (int)axis & 7, &A, 1, radii, margin, m.points);
         else {
-            vertex_point(&A, &B, h, &m.points[0]);
+            sepax_vertex_contact(st, pair, h, &m.points[0]);
             m.count = 1;
         }
     }

@@ -19,9 +19,11 @@
  * Lanes carry which of the four possible points each contact is (a vertex j
  * or j2 of the incident edge, a crossing of the first or second side plane)
  * and make its feature id as two 16-bit halves, exact in floats; the
- * scatter joins them. Misses are written as zeros and closest-vertices hits
- * (rare apart from curved pairs) go to manifold.c one at a time, as does
- * everything in the scalar copy. */
+ * scatter joins them. Misses are written as zeros; closest-vertices hits
+ * (curved pairs: every hit of two circles) are listed too, as face hits are,
+ * and then take manifold.h's sepax_vertex_contact one at a time, with no
+ * branch on a pair's outcome; the scalar copy runs manifold.c a pair at a
+ * time. */
 #include "kernel.h"
 #include "lanes.h"
 #include "manifold.h"
@@ -370,28 +372,37 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         const sepax_hit *h = hits + base;
         const uint8_t *ax = axes + base;
         sepax_manifold *o = out + base;
-        uint32_t list[BATCH];
-        size_t nf = 0;
+        uint32_t list[BATCH], vlist[FACE_LIST];
+        size_t nf = 0, nv = 0;
+        /* listed, not branched on: hit or miss is a coin toss a pair, and so is face or
+         * vertex in a list of curved shapes */
         for (size_t i = 0; i < len; i++) {
             unsigned hit = h[i].hit != 0, face = ax[i] < SEPAX_AXIS_VERTICES;
             list[nf] = (uint32_t)i;
             nf += hit & face;
-            if (hit & !face)
-                sepax_manifold_from_hit(st, p[i], &h[i], ax[i], margin, &o[i]);
-            else
-                o[i] = (sepax_manifold){
-                    {0.0f, 0.0f},
-                    0.0f,
-                    0u,
-                    {{{0.0f, 0.0f}, 0.0f, 0u},
-                     {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a face hit written again below */
+            vlist[nv] = (uint32_t)i;
+            nv += hit & !face;
+            o[i] = (sepax_manifold){
+                {0.0f, 0.0f},
+                0.0f,
+                0u,
+                {{{0.0f, 0.0f}, 0.0f, 0u},
+                 {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a hit written again below */
         }
-        if (nf == 0) continue;
-        size_t steps = (nf + LANES - 1) / LANES * LANES;
-        for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
-        for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]]);
-        for (size_t l = 0; l < steps; l += LANES) face_step(fb, l, margin);
-        for (size_t l = 0; l < nf; l++) scatter(fb, l, &h[list[l]], &o[list[l]]);
+        if (nf) {
+            size_t steps = (nf + LANES - 1) / LANES * LANES;
+            for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
+            for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]]);
+            for (size_t l = 0; l < steps; l += LANES) face_step(fb, l, margin);
+            for (size_t l = 0; l < nf; l++) scatter(fb, l, &h[list[l]], &o[list[l]]);
+        }
+        for (size_t v = 0; v < nv; v++) { /* over the zeros written above */
+            size_t i = vlist[v];
+            o[i].normal = h[i].normal;
+            o[i].depth = h[i].depth;
+            o[i].count = 1;
+            sepax_vertex_contact(st, p[i], &h[i], &o[i].points[0]);
+        }
     }
 }
 #endif
