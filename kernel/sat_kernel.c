@@ -585,10 +585,10 @@ typedef struct collide_pending {
     collide_tail tail;
 } collide_pending;
 
-static ALWAYS_INLINE collide_pending one_pass_step(const sepax_poly_rec *rec,
-                                                   const sepax_pair *list, size_t base,
-                                                   const uint16_t *idx, size_t i, size_t n, int na,
-                                                   int nb) {
+static ALWAYS_INLINE collide_pending collide_one_pass_step(const sepax_poly_rec *rec,
+                                                           const sepax_pair *list, size_t base,
+                                                           const uint16_t *idx, size_t i, size_t n,
+                                                           int na, int nb) {
     collide_pending s;
     s.live = slot_pairs(rec, list, base, idx, i, n, s.pos, s.a, s.b);
     lf sa, sb;
@@ -597,9 +597,10 @@ static ALWAYS_INLINE collide_pending one_pass_step(const sepax_poly_rec *rec,
     return s;
 }
 
-static ALWAYS_INLINE collide_pending kept_step(const sepax_poly_rec *rec, const sepax_pair *list,
-                                               size_t base, const uint16_t *idx, uint64_t *kept,
-                                               float (*gap)[8], int na) {
+static ALWAYS_INLINE collide_pending collide_kept_step(const sepax_poly_rec *rec,
+                                                       const sepax_pair *list, size_t base,
+                                                       const uint16_t *idx, uint64_t *kept,
+                                                       float (*gap)[8], int na) {
     collide_pending s;
     size_t k[SEPAX_P];
     s.live = kept_pairs(rec, list, base, idx, kept, s.pos, s.a, s.b, k);
@@ -626,9 +627,9 @@ static ALWAYS_INLINE size_t slots_one_pass(const sepax_poly_rec *rec, const sepa
         return missed;
     }
     if (n == 0) return 0;
-    collide_pending s0 = one_pass_step(rec, list, base, idx, 0, n, na, nb);
+    collide_pending s0 = collide_one_pass_step(rec, list, base, idx, 0, n, na, nb);
     for (size_t i = SEPAX_P; i < n; i += SEPAX_P) {
-        collide_pending s1 = one_pass_step(rec, list, base, idx, i, n, na, nb);
+        collide_pending s1 = collide_one_pass_step(rec, list, base, idx, i, n, na, nb);
         missed +=
             (size_t)slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
         s0 = s1;
@@ -693,9 +694,9 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
             continue;
         }
         if (!kept) continue;
-        collide_pending s0 = kept_step(rec, sl, sbase, si, &kept, gap, na);
+        collide_pending s0 = collide_kept_step(rec, sl, sbase, si, &kept, gap, na);
         while (kept) {
-            collide_pending s1 = kept_step(rec, sl, sbase, si, &kept, gap, na);
+            collide_pending s1 = collide_kept_step(rec, sl, sbase, si, &kept, gap, na);
             slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
             s0 = s1;
         }
