@@ -7,13 +7,15 @@
  *     reference face's side planes (Box2D's and cute_c2's method), and the
  *     clipped points within the margin are kept;
  *   - the closest-vertices axis won (curved pairs): one point, between the
- *     two closest core vertices (sepax_vertex_contact, manifold.h).
+ *     two closest core vertices.
  * The arithmetic is written once here and once, independently, in
  * reference_manifold.c; the tests compare the two bit for bit. The SIMD
  * kernel copies run face hits through manifold_kernel.c instead (the same
- * operations with a pair per lane) and closest-vertices hits through
- * sepax_vertex_contact; the scalar copy calls this for every pair. */
+ * operations with a pair per lane), closest-vertices hits too; the scalar
+ * copy calls this for every pair. */
 #include "manifold.h"
+
+#include <string.h>
 
 typedef struct core {
     const float *x, *y, *nx, *ny, *c;
@@ -125,6 +127,38 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
     return kept;
 }
 
+/* The closest-vertices axis won (curved pairs): the one contact point, between the two
+ * closest core vertices (the first closest pair, A's vertex the outer loop), midway between
+ * the surfaces. The search selects on the bits rather than branching, since which pair is
+ * closer next is a coin toss. manifold_kernel.c's vertex_step is the same with a pair per
+ * lane. */
+static void vertex_contact(const sepax_shapes *st, sepax_pair pair, const sepax_hit *h,
+                           sepax_contact *out) {
+    uint32_t a = pair.a & SEPAX_ID_INDEX_MASK, b = pair.b & SEPAX_ID_INDEX_MASK;
+    const float *ax = st->rec[a].x, *ay = st->rec[a].y, *bx = st->rec[b].x, *by = st->rec[b].y;
+    int na = st->nverts[a], nb = st->nverts[b];
+    uint32_t bi = 0, bj = 0;
+    float best = (bx[0] - ax[0]) * (bx[0] - ax[0]) + (by[0] - ay[0]) * (by[0] - ay[0]);
+    for (int i = 0; i < na; i++) {
+        for (int j = 0; j < nb; j++) {
+            float dx = bx[j] - ax[i], dy = by[j] - ay[i];
+            float d2 = dx * dx + dy * dy;
+            uint32_t closer = 0u - (uint32_t)(d2 < best), u, v;
+            memcpy(&u, &d2, sizeof u);
+            memcpy(&v, &best, sizeof v);
+            v = (u & closer) | (v & ~closer);
+            memcpy(&best, &v, sizeof best);
+            bi = ((uint32_t)i & closer) | (bi & ~closer);
+            bj = ((uint32_t)j & closer) | (bj & ~closer);
+        }
+    }
+    float nx = h->normal.x, ny = h->normal.y, ra = st->disc[a].r, rb = st->disc[b].r;
+    out->point.x = 0.5f * ((ax[bi] + ra * nx) + (bx[bj] - rb * nx));
+    out->point.y = 0.5f * ((ay[bi] + ra * ny) + (by[bj] - rb * ny));
+    out->separation = 0.0f - h->depth;
+    out->id = SEPAX_FEATURE_ID(bi, bj, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_VERTEX);
+}
+
 void sepax_manifold_from_hit(const sepax_shapes *st, sepax_pair pair, const sepax_hit *h,
                              unsigned axis, float margin, sepax_manifold *out) {
     sepax_manifold m = {{0.0f, 0.0f}, 0.0f, 0, {{{0.0f, 0.0f}, 0.0f, 0}, {{0.0f, 0.0f}, 0.0f, 0}}};
@@ -139,7 +173,7 @@ void sepax_manifold_from_hit(const sepax_shapes *st, sepax_pair pair, const sepa
         else if (axis < SEPAX_AXIS_VERTICES)
             m.count = face_points(&B, (int)axis & 7, &A, 1, radii, margin, m.points);
         else {
-            sepax_vertex_contact(st, pair, h, &m.points[0]);
+            vertex_contact(st, pair, h, &m.points[0]);
             m.count = 1;
         }
     }

@@ -19,11 +19,10 @@
  * Lanes carry which of the four possible points each contact is (a vertex j
  * or j2 of the incident edge, a crossing of the first or second side plane)
  * and make its feature id as two 16-bit halves, exact in floats; the
- * scatter joins them. Misses are written as zeros; closest-vertices hits
- * (curved pairs: every hit of two circles) are listed too, as face hits are,
- * and then take manifold.h's sepax_vertex_contact one at a time, with no
- * branch on a pair's outcome; the scalar copy runs manifold.c a pair at a
- * time. */
+ * scatter joins them. Misses are written as zeros. Closest-vertices hits
+ * (curved pairs: every hit of two circles) are listed too and run a pair per
+ * lane through manifold.c's vertex search (vertex_step). The scalar copy
+ * runs manifold.c a pair at a time. */
 #include "kernel.h"
 #include "lanes.h"
 #include "manifold.h"
@@ -76,7 +75,8 @@ typedef struct face_batch {
     _Alignas(64) float r_inc[BATCH];
     /* the incident shape's plane count: 0 for a circle, else its vertex count */
     _Alignas(64) float inc_planes[BATCH];
-    const float *inc[BATCH]; /* the incident shape's record */
+    const float *inc[BATCH]; /* the incident shape's record; for a vertex step, B's */
+    const float *va[BATCH];  /* a vertex step's A record */
     /* results: a row per lane, laid out as sepax_manifold's points (x, y, separation and id
      * of each, the id as an integer's bits), and the count as an integer's bits */
     _Alignas(64) float pts[BATCH][8];
@@ -333,6 +333,68 @@ static inline void scatter(const face_batch *f, size_t l, const sepax_hit *h, se
     memcpy(out->points, f->pts[l], sizeof out->points);
 }
 
+/* Lane l's inputs for a closest-vertices hit h: the two records, their radii (in r_ref
+ * and r_inc), the normal and the depth (in c). */
+static inline void gather_vertex(face_batch *f, size_t l, const sepax_shapes *st, sepax_pair pair,
+                                 const sepax_hit *h) {
+    uint32_t a = pair.a & SEPAX_ID_INDEX_MASK, b = pair.b & SEPAX_ID_INDEX_MASK;
+    f->va[l] = (const float *)&st->rec[a];
+    f->inc[l] = (const float *)&st->rec[b];
+    f->r_ref[l] = st->disc[a].r;
+    f->r_inc[l] = st->disc[b].r;
+    f->nx[l] = h->normal.x;
+    f->ny[l] = h->normal.y;
+    f->c[l] = h->depth;
+}
+
+/* manifold.c's vertex_contact for one step of lanes gathered by gather_vertex, over
+ * rows 0 .. na - 1 of A and 0 .. nb - 1 of B, na and nb the most vertices of the step's A
+ * and B shapes: a shape's rows past its own count repeat its last vertex, and each such pair
+ * of rows repeats one the search met before it, which the strict < keeps. */
+static void vertex_step(face_batch *b, size_t o, int na, int nb) {
+    masks m = {LOAD(k_zero), LOAD(k_one), LOAD(k_half)};
+    const float *const *pa = b->va + o, *const *pb = b->inc + o;
+    lf ax[8], ay[8], bx[8], by[8];
+    lf_rows4(pa, REC_X, ax);
+    lf_rows4(pa, REC_Y, ay);
+    lf_rows4(pb, REC_X, bx);
+    lf_rows4(pb, REC_Y, by);
+    if (na > 4) {
+        lf_rows4(pa, REC_X + 4, ax + 4);
+        lf_rows4(pa, REC_Y + 4, ay + 4);
+    }
+    if (nb > 4) {
+        lf_rows4(pb, REC_X + 4, bx + 4);
+        lf_rows4(pb, REC_Y + 4, by + 4);
+    }
+    lf dx0 = lf_sub(bx[0], ax[0]), dy0 = lf_sub(by[0], ay[0]);
+    lf best = lf_add(lf_mul(dx0, dx0), lf_mul(dy0, dy0));
+    lf bi = m.zero, bj = m.zero, sax = ax[0], say = ay[0], sbx = bx[0], sby = by[0];
+    for (int i = 0; i < na; i++) {
+        for (int j = 0; j < nb; j++) {
+            lf dx = lf_sub(bx[j], ax[i]), dy = lf_sub(by[j], ay[i]);
+            lf d2 = lf_add(lf_mul(dx, dx), lf_mul(dy, dy));
+            bi = lf_sel_lt(d2, best, BCAST(&k_index[i]), bi);
+            bj = lf_sel_lt(d2, best, BCAST(&k_index[j]), bj);
+            sax = lf_sel_lt(d2, best, ax[i], sax);
+            say = lf_sel_lt(d2, best, ay[i], say);
+            sbx = lf_sel_lt(d2, best, bx[j], sbx);
+            sby = lf_sel_lt(d2, best, by[j], sby);
+            best = lf_sel_lt(d2, best, d2, best);
+        }
+    }
+    lf nx = LOAD(b->nx + o), ny = LOAD(b->ny + o);
+    lf ra = LOAD(b->r_ref + o), rb = LOAD(b->r_inc + o), half = BCAST(&k_half[0]);
+    lf field[8] = {lf_mul(half, lf_add(lf_add(sax, lf_mul(ra, nx)), lf_sub(sbx, lf_mul(rb, nx)))),
+                   lf_mul(half, lf_add(lf_add(say, lf_mul(ra, ny)), lf_sub(sby, lf_mul(rb, ny)))),
+                   lf_sub(m.zero, LOAD(b->c + o)),
+                   /* SEPAX_FEATURE_ID(bi, bj, VERTEX, VERTEX): both types are 0 */
+                   lf_join16(lf_add(bi, lf_mul(bj, BCAST(&k_256))), m.zero), m.zero, m.zero, m.zero,
+                   m.zero};
+    lf_put_rows(field, &b->pts[o]);
+    lf_store(lf_join16(m.one, m.zero), b->count + o);
+}
+
 _Static_assert(sizeof(face_batch) <= SEPAX_WORK_BYTES, "a face batch fits the work memory");
 _Static_assert(sizeof(((sepax_manifold *)0)->points) == 8 * sizeof(float) &&
                    sizeof(sepax_contact) == 4 * sizeof(float) &&
@@ -372,7 +434,7 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         const sepax_hit *h = hits + base;
         const uint8_t *ax = axes + base;
         sepax_manifold *o = out + base;
-        uint32_t list[BATCH], vlist[FACE_LIST];
+        uint32_t list[BATCH], vlist[BATCH];
         size_t nf = 0, nv = 0;
         /* listed, not branched on: hit or miss is a coin toss a pair, and so is face or
          * vertex in a list of curved shapes */
@@ -396,12 +458,22 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
             for (size_t l = 0; l < steps; l += LANES) face_step(fb, l, margin);
             for (size_t l = 0; l < nf; l++) scatter(fb, l, &h[list[l]], &o[list[l]]);
         }
-        for (size_t v = 0; v < nv; v++) { /* over the zeros written above */
-            size_t i = vlist[v];
-            o[i].normal = h[i].normal;
-            o[i].depth = h[i].depth;
-            o[i].count = 1;
-            sepax_vertex_contact(st, p[i], &h[i], &o[i].points[0]);
+        if (nv) {
+            size_t steps = (nv + LANES - 1) / LANES * LANES;
+            for (size_t l = nv; l < steps; l++) vlist[l] = vlist[nv - 1];
+            for (size_t l = 0; l < steps; l += LANES) {
+                int na = 1, nb = 1; /* the most vertices of the step's shapes */
+                for (size_t k = l; k < l + LANES; k++) {
+                    size_t i = vlist[k];
+                    int va = st->nverts[p[i].a & SEPAX_ID_INDEX_MASK];
+                    int vb = st->nverts[p[i].b & SEPAX_ID_INDEX_MASK];
+                    na = va > na ? va : na;
+                    nb = vb > nb ? vb : nb;
+                    gather_vertex(fb, k, st, p[i], &h[i]);
+                }
+                vertex_step(fb, l, na, nb);
+            }
+            for (size_t l = 0; l < nv; l++) scatter(fb, l, &h[vlist[l]], &o[vlist[l]]);
         }
     }
 }
