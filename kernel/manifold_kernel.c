@@ -425,9 +425,40 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
         contacts_on_stack(st, pairs, n, hits, axes, margin, out);
 }
 
+/* Zeros for every pair of a piece, and the lists of its hits whose axis is a face (list)
+ * and, when `vertices`, the closest-vertices one (vlist), branch-free: hit or miss is a coin
+ * toss a pair, and so is face or vertex in a list of curved shapes. Returns how many face
+ * hits; *nv: how many vertex hits. */
+static inline __attribute__((always_inline)) size_t list_hits(const sepax_hit *h, const uint8_t *ax,
+                                                              size_t len, sepax_manifold *o,
+                                                              uint32_t *list, uint32_t *vlist,
+                                                              size_t *nv, int vertices) {
+    size_t nf = 0, nvert = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned hit = h[i].hit != 0, face = ax[i] < SEPAX_AXIS_VERTICES;
+        list[nf] = (uint32_t)i;
+        nf += hit & face;
+        if (vertices) {
+            vlist[nvert] = (uint32_t)i;
+            nvert += hit & !face;
+        }
+        o[i] = (sepax_manifold){{0.0f, 0.0f},
+                                0.0f,
+                                0u,
+                                {{{0.0f, 0.0f}, 0.0f, 0u},
+                                 {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a hit written again */
+    }
+    *nv = nvert;
+    return nf;
+}
+
 static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                           const sepax_hit *hits, const uint8_t *axes, float margin,
                           sepax_manifold *out, face_batch *fb) {
+    /* the closest-vertices axis wins only for curved shapes or under a positive margin
+     * (kernel.h): a sharp store at margin <= 0 lists no such hits, and pays nothing for them */
+    int vertex_hits =
+        st->n_class[SEPAX_CLASS_CIRCLE] + st->n_class[SEPAX_CLASS_CURVED] != 0 || margin > 0.0f;
     for (size_t base = 0; base < n; base += FACE_LIST) {
         size_t len = n - base < FACE_LIST ? n - base : FACE_LIST;
         const sepax_pair *p = pairs + base;
@@ -435,22 +466,8 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         const uint8_t *ax = axes + base;
         sepax_manifold *o = out + base;
         uint32_t list[BATCH], vlist[BATCH];
-        size_t nf = 0, nv = 0;
-        /* listed, not branched on: hit or miss is a coin toss a pair, and so is face or
-         * vertex in a list of curved shapes */
-        for (size_t i = 0; i < len; i++) {
-            unsigned hit = h[i].hit != 0, face = ax[i] < SEPAX_AXIS_VERTICES;
-            list[nf] = (uint32_t)i;
-            nf += hit & face;
-            vlist[nv] = (uint32_t)i;
-            nv += hit & !face;
-            o[i] = (sepax_manifold){
-                {0.0f, 0.0f},
-                0.0f,
-                0u,
-                {{{0.0f, 0.0f}, 0.0f, 0u},
-                 {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a hit written again below */
-        }
+        size_t nv = 0, nf = vertex_hits ? list_hits(h, ax, len, o, list, vlist, &nv, 1)
+                                        : list_hits(h, ax, len, o, list, vlist, &nv, 0);
         if (nf) {
             size_t steps = (nf + LANES - 1) / LANES * LANES;
             for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
