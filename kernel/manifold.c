@@ -15,8 +15,6 @@
  * copy calls this for every pair. */
 #include "manifold.h"
 
-#include <string.h>
-
 typedef struct core {
     const float *x, *y, *nx, *ny, *c;
     int count, planes;
@@ -143,11 +141,9 @@ static void vertex_contact(const sepax_shapes *st, sepax_pair pair, const sepax_
         for (int j = 0; j < nb; j++) {
             float dx = bx[j] - ax[i], dy = by[j] - ay[i];
             float d2 = dx * dx + dy * dy;
-            uint32_t closer = 0u - (uint32_t)(d2 < best), u, v;
-            memcpy(&u, &d2, sizeof u);
-            memcpy(&v, &best, sizeof v);
-            v = (u & closer) | (v & ~closer);
-            memcpy(&best, &v, sizeof best);
+            int nearer = d2 < best;
+            uint32_t closer = 0u - (uint32_t)nearer;
+            best = sepax_pick(nearer, d2, best);
             bi = ((uint32_t)i & closer) | (bi & ~closer);
             bj = ((uint32_t)j & closer) | (bj & ~closer);
         }

@@ -88,18 +88,6 @@ static _Alignas(64) const float k_ninf[8] = {-INFINITY, -INFINITY, -INFINITY, -I
 static _Alignas(64) const float k_hit_bits[8] = {0x1p-149f, 0x1p-149f, 0x1p-149f, 0x1p-149f,
                                                  0x1p-149f, 0x1p-149f, 0x1p-149f, 0x1p-149f};
 
-static inline uint32_t float_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static inline float bits_float(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 /* store_lane_records writes the hits as rows of floats (the flag as its bits) */
 _Static_assert(sizeof(sepax_sweep_hit) == 4 * sizeof(float) && offsetof(sepax_sweep_hit, t) == 4 &&
                    offsetof(sepax_sweep_hit, normal) == 8,
@@ -110,21 +98,15 @@ _Static_assert(sizeof(sepax_ray_hit) == 6 * sizeof(float) &&
                "sepax_ray_hit is six 4-byte fields");
 enum { RECORD_FIELDS = 6 }; /* the most fields of a record store_lane_records writes */
 
-/* cond ? a : b on the bits, so the compiler cannot turn it into a branch */
-static inline float pick(int cond, float a, float b) {
-    uint32_t m = 0u - (uint32_t)(cond != 0);
-    return bits_float((float_bits(a) & m) | (float_bits(b) & ~m));
-}
-
 /* A hit, or all +0 for a miss, without a branch on which (a coin toss in a
  * typical batch, so a branch would mispredict half the time). */
 static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
     uint32_t keep = 0u - (uint32_t)(sep <= margin);
     sepax_hit h;
     h.hit = keep & 1u;
-    h.normal.x = bits_float(float_bits(nx) & keep);
-    h.normal.y = bits_float(float_bits(ny) & keep);
-    h.depth = bits_float(float_bits(0.0f - sep) & keep);
+    h.normal.x = sepax_bits_float(sepax_float_bits(nx) & keep);
+    h.normal.y = sepax_bits_float(sepax_float_bits(ny) & keep);
+    h.depth = sepax_bits_float(sepax_float_bits(0.0f - sep) & keep);
     return h;
 }
 
@@ -208,8 +190,8 @@ static ALWAYS_INLINE int slot_collide_emit(const collide_tail *t, const rec_ptr 
         /* B's outward normal points from B to A: reverse it, as 0 - n so a
          * zero component stays +0 */
         float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
-        nx = pick(axis >= 8u, 0.0f - nx, nx);
-        ny = pick(axis >= 8u, 0.0f - ny, ny);
+        nx = sepax_pick(axis >= 8u, 0.0f - nx, nx);
+        ny = sepax_pick(axis >= 8u, 0.0f - ny, ny);
         out[pos[p]] = make_hit(m[8 * p], margin, nx, ny);
         if (axis_out) axis_out[pos[p]] = (uint8_t)(axis & 15u);
         misses += !(m[8 * p] <= margin);
@@ -326,14 +308,15 @@ static ALWAYS_INLINE corner_units corner_units_of(lf v, lf d, lf r) {
     lf_store(d, fd);
     lf_store(r, fr);
     for (int k = 0; k < LANES; k++) {
-        int ev = (int)(float_bits(fv[k]) >> 23 & 0xffu),
-            ed = (int)(float_bits(fd[k]) >> 23 & 0xffu);
-        int em = (ed + (int)(float_bits(fr[k]) >> 23 & 0xffu)) >> 1; /* fields: never negative */
+        int ev = (int)(sepax_float_bits(fv[k]) >> 23 & 0xffu),
+            ed = (int)(sepax_float_bits(fd[k]) >> 23 & 0xffu);
+        /* exponent fields: never negative, so >> 1 halves */
+        int em = (ed + (int)(sepax_float_bits(fr[k]) >> 23 & 0xffu)) >> 1;
         int back = em - ev, half = (back - (back & 1)) / 2;
-        f[0][k] = bits_float((uint32_t)(253 - ev) << 23);
-        f[1][k] = bits_float((uint32_t)(253 - em) << 23);
-        f[2][k] = bits_float((uint32_t)(127 + half) << 23);
-        f[3][k] = bits_float((uint32_t)(127 + back - half) << 23);
+        f[0][k] = sepax_bits_float((uint32_t)(253 - ev) << 23);
+        f[1][k] = sepax_bits_float((uint32_t)(253 - em) << 23);
+        f[2][k] = sepax_bits_float((uint32_t)(127 + half) << 23);
+        f[3][k] = sepax_bits_float((uint32_t)(127 + back - half) << 23);
     }
     corner_units u = {lf_load(f[0], f[0] + 8), lf_load(f[1], f[1] + 8), lf_load(f[2], f[2] + 8),
                       lf_load(f[3], f[3] + 8)};
@@ -946,11 +929,11 @@ static ALWAYS_INLINE int slot_sweep_emit(const sweep_tail *s, const rec_ptr *a, 
         /* B's normals reversed by their sign bit: sweep_lanes' 0 - n differs from -n only
          * in a zero's sign, which the + 0 below clears in both */
         uint32_t flip = (uint32_t)(axis >= 8u) << 31, keep = 0u - ok;
-        float nx = bits_float(float_bits(owner->nx[axis & 7u]) ^ flip);
-        float ny = bits_float(float_bits(owner->ny[axis & 7u]) ^ flip);
+        float nx = sepax_bits_float(sepax_float_bits(owner->nx[axis & 7u]) ^ flip);
+        float ny = sepax_bits_float(sepax_float_bits(owner->ny[axis & 7u]) ^ flip);
         /* the record as four words, stored whole: no float lanes to assemble */
-        uint32_t r[4] = {keep & 1u, float_bits(ft[8 * p]) & keep, float_bits(nx + 0.0f) & keep,
-                         float_bits(ny + 0.0f) & keep};
+        uint32_t r[4] = {keep & 1u, sepax_float_bits(ft[8 * p]) & keep,
+                         sepax_float_bits(nx + 0.0f) & keep, sepax_float_bits(ny + 0.0f) & keep};
         memcpy(&out[pos[p]], r, sizeof r);
     }
     return live - hits;
@@ -1192,13 +1175,13 @@ static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays
             uint32_t keep = 0u - (uint32_t)(((ok_bits >> (8 * p)) & 0xffu) == 0xffu);
             unsigned plane = (unsigned)__builtin_ctz(((eq >> (8 * p)) & 0xffu) | 0x100u) & 7u;
             float tp = ft[8 * p];
-            float f[6] = {bits_float(keep & 1u),
+            float f[6] = {sepax_bits_float(keep & 1u),
                           tp + 0.0f,
                           (r[p]->origin.x + tp * r[p]->direction.x) + 0.0f,
                           (r[p]->origin.y + tp * r[p]->direction.y) + 0.0f,
                           a[p]->nx[plane] + 0.0f,
                           a[p]->ny[plane] + 0.0f};
-            for (int c = 1; c < 6; c++) f[c] = bits_float(float_bits(f[c]) & keep);
+            for (int c = 1; c < 6; c++) f[c] = sepax_bits_float(sepax_float_bits(f[c]) & keep);
             memcpy(&out[pos[p]], f, sizeof f);
         }
     }
