@@ -299,15 +299,31 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf_store(lf_join16(lf_add(m.one, both), m.zero), b->count + o);
 }
 
-/* Lane l's inputs, from one pair whose winning axis is a face. */
-static inline void gather(face_batch *f, size_t l, const sepax_shapes *st, sepax_pair pair,
-                          unsigned axis) {
-    uint32_t a = pair.a & SEPAX_ID_INDEX_MASK, b = pair.b & SEPAX_ID_INDEX_MASK;
-    /* which shape owns the face, and the face's end, on the bits: as branches they were a
-     * coin toss a face (ref_is_b) and a miss at every last edge */
+/* The vertex after k of a face of n vertices, k_next[n][k] (rows past 8: a valid store has
+ * none, and they stay in range), and small counts as floats. */
+static const uint8_t k_next[16][8] = {{0},
+                                      {0},
+                                      {1, 0},
+                                      {1, 2, 0},
+                                      {1, 2, 3, 0},
+                                      {1, 2, 3, 4, 0},
+                                      {1, 2, 3, 4, 5, 0},
+                                      {1, 2, 3, 4, 5, 6, 0},
+                                      {1, 2, 3, 4, 5, 6, 7, 0}};
+static const float k_count[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+
+/* Lane l's inputs, from one pair whose winning axis is a face; with `curved` false (a store
+ * of sharp shapes only) the radii, all +0, are not read: the batch holds zeros for them
+ * (contacts_with). Which shape owns the face, and the face's end, come from index and table
+ * loads: as branches they were a coin toss a face (ref_is_b) and a miss at every last edge,
+ * and loads take fewer instructions than the masks and conversions that replaced those. */
+static inline __attribute__((always_inline)) void gather(face_batch *f, size_t l,
+                                                         const sepax_shapes *st, sepax_pair pair,
+                                                         unsigned axis, int curved) {
+    uint32_t id[2] = {pair.a & SEPAX_ID_INDEX_MASK, pair.b & SEPAX_ID_INDEX_MASK};
     uint32_t ref_is_b = axis >= SEPAX_AXIS_B;
-    uint32_t r = a ^ ((a ^ b) & (0u - ref_is_b)), i = a ^ b ^ r;
-    uint32_t k = axis & 7u, k1 = k + 1u, k2 = k1 & (0u - (uint32_t)(k1 < st->nverts[r]));
+    uint32_t r = id[ref_is_b], i = id[ref_is_b ^ 1u];
+    uint32_t k = axis & 7u, k2 = k_next[st->nverts[r] & 15u][k];
     const sepax_poly_rec *ref = &st->rec[r];
     f->nx[l] = ref->nx[k];
     f->ny[l] = ref->ny[k];
@@ -316,13 +332,15 @@ static inline void gather(face_batch *f, size_t l, const sepax_shapes *st, sepax
     f->ry0[l] = ref->y[k];
     f->rx1[l] = ref->x[k2];
     f->ry1[l] = ref->y[k2];
-    f->r_ref[l] = st->disc[r].r;
-    f->r_inc[l] = st->disc[i].r;
-    f->inc_planes[l] = (float)st->nplanes[i];
+    if (curved) {
+        f->r_ref[l] = st->disc[r].r;
+        f->r_inc[l] = st->disc[i].r;
+    }
+    f->inc_planes[l] = k_count[st->nplanes[i] & 15u];
     f->inc[l] = (const float *)&st->rec[i];
-    f->k[l] = (float)k;
-    f->k2[l] = (float)k2;
-    f->ref_is_b[l] = (float)ref_is_b;
+    f->k[l] = k_count[k];
+    f->k2[l] = k_count[k2];
+    f->ref_is_b[l] = k_count[ref_is_b];
 }
 
 /* Lane l's manifold, for a pair with collide answer h. */
@@ -457,8 +475,12 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
                           sepax_manifold *out, face_batch *fb) {
     /* the closest-vertices axis wins only for curved shapes or under a positive margin
      * (kernel.h): a sharp store at margin <= 0 lists no such hits, and pays nothing for them */
-    int vertex_hits =
-        st->n_class[SEPAX_CLASS_CIRCLE] + st->n_class[SEPAX_CLASS_CURVED] != 0 || margin > 0.0f;
+    int curved = st->n_class[SEPAX_CLASS_CIRCLE] + st->n_class[SEPAX_CLASS_CURVED] != 0;
+    int vertex_hits = curved || margin > 0.0f;
+    if (!curved) { /* every radius is +0: the face gather leaves them as they are here */
+        memset(fb->r_ref, 0, sizeof fb->r_ref);
+        memset(fb->r_inc, 0, sizeof fb->r_inc);
+    }
     for (size_t base = 0; base < n; base += FACE_LIST) {
         size_t len = n - base < FACE_LIST ? n - base : FACE_LIST;
         const sepax_pair *p = pairs + base;
@@ -471,7 +493,10 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         if (nf) {
             size_t steps = (nf + LANES - 1) / LANES * LANES;
             for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
-            for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]]);
+            if (curved)
+                for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]], 1);
+            else
+                for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]], 0);
             for (size_t l = 0; l < steps; l += LANES) face_step(fb, l, margin);
             for (size_t l = 0; l < nf; l++) scatter(fb, l, &h[list[l]], &o[list[l]]);
         }
