@@ -288,8 +288,7 @@ static void hist_step(const build_ctx *b, uint32_t item, uint32_t i0, uint32_t i
  * before x" (NaN, bucket 255, is below no bound), so the guess is the limit when fewer than
  * half of them are below 2^(m - 127) and at least half below 2^(m - 126). */
 static int guess_bucket(float guess) {
-    uint32_t bits;
-    memcpy(&bits, &guess, sizeof bits);
+    uint32_t bits = sepax_float_bits(guess);
     int m = (int)(bits >> 23) - 3;
     return (bits & 0x807fffffu) == 0 && m >= 1 && m <= 251 ? m : -1;
 }

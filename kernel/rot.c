@@ -46,11 +46,7 @@ static inline double bitsd(uint64_t u) {
     return x;
 }
 static inline float fbits_xor(float x, uint32_t sign) {
-    uint32_t u;
-    memcpy(&u, &x, sizeof u);
-    u ^= sign;
-    memcpy(&x, &u, sizeof x);
-    return x;
+    return sepax_bits_float(sepax_float_bits(x) ^ sign);
 }
 
 sepax_rotation sepax_rot(float angle) {
