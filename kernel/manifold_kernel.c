@@ -453,12 +453,15 @@ static inline __attribute__((always_inline)) size_t list_hits(const sepax_hit *h
                                                               size_t *nv, int vertices) {
     size_t nf = 0, nvert = 0;
     for (size_t i = 0; i < len; i++) {
-        unsigned hit = h[i].hit != 0, face = ax[i] < SEPAX_AXIS_VERTICES;
+        uint32_t hit = h[i].hit; /* 0 or 1: the collide kernels write no other value */
         list[nf] = (uint32_t)i;
-        nf += hit & face;
         if (vertices) {
+            uint32_t face = ax[i] < SEPAX_AXIS_VERTICES;
+            nf += hit & face;
             vlist[nvert] = (uint32_t)i;
             nvert += hit & !face;
+        } else {
+            nf += hit; /* no closest-vertices axis can win here: every hit's axis is a face */
         }
         o[i] = (sepax_manifold){{0.0f, 0.0f},
                                 0.0f,
