@@ -453,7 +453,9 @@ static inline __attribute__((always_inline)) size_t list_hits(const sepax_hit *h
                                                               size_t *nv, int vertices) {
     size_t nf = 0, nvert = 0;
     for (size_t i = 0; i < len; i++) {
-        uint32_t hit = h[i].hit; /* 0 or 1: the collide kernels write no other value */
+        /* 0 or 1 (the collide kernels write no other value); the mask keeps the lists in
+         * bounds whatever the word holds */
+        uint32_t hit = h[i].hit & 1u;
         list[nf] = (uint32_t)i;
         if (vertices) {
             uint32_t face = ax[i] < SEPAX_AXIS_VERTICES;
