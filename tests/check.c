@@ -624,6 +624,9 @@ static size_t compare_world(const sepax_shapes *s, size_t *compared, check_msg *
                    got.count == want.count && memcmp(&got.radius, &want.radius, 4) == 0;
         for (int r = 0; r < 5; r++)
             same &= memcmp(g[r], w[r], SEPAX_MAX_VERTS * sizeof(float)) == 0;
+        /* the disc the curved-pair kernels read: vertex 0 and the radius */
+        sepax_disc disc = {want.x[0], want.y[0], want.radius, 0.0f};
+        same &= memcmp(&s->disc[id], &disc, sizeof disc) == 0;
         *compared += 1;
         if (!same && !bad++)
             snprintf(msg->text, sizeof msg->text, "update: shape %u world data differs", id);
@@ -634,7 +637,7 @@ static size_t compare_world(const sepax_shapes *s, size_t *compared, check_msg *
 /* A store large enough that the update writes around the caches (update_kernel.c). */
 static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     wl_config cfg = wl_default();
-    cfg.shapes = 20000;
+    cfg.shapes = 20005; /* past STREAM_SHAPES, with a partial last block (its discs stored) */
     cfg.kinds = WL_MIXED;
     sepax_shapes *s = sepax_shapes_create(cfg.shapes);
     size_t bad = 0;
@@ -643,8 +646,11 @@ static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, che
         bad = 1;
     } else {
         random_poses(s, 7);
-        k->update(s, 0, cfg.shapes / 8, 1);
+        k->update(s, 0, (cfg.shapes + 7) / 8, 1);
         bad = compare_world(s, compared, msg);
+        random_poses(s, 8); /* and a frame's update, without the rows */
+        k->update(s, 0, (cfg.shapes + 7) / 8, 0);
+        bad += compare_world(s, compared, msg);
     }
     sepax_shapes_destroy(s);
     return bad;
