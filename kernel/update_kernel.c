@@ -258,8 +258,9 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         if (stream && (b1 + 1) * SEPAX_BLOCK_LANES <= st->count) {
             /* Whole blocks' discs are two lines each, put together here and written around
              * the caches like the records: stored in place, each line was first read from
-             * memory, and that wait was a sixth of a 100k update (perf, bullet-hell). */
-            _Alignas(32) sepax_disc d[8 * SEPAX_P];
+             * memory (bullet-hell 100k, update phase 1.49-1.56 -> 1.29-1.38 ms a frame:
+             * docs/performance.md, "The discs written around the caches"). */
+            _Alignas(64) sepax_disc d[8 * SEPAX_P];
             for (size_t t = 0; t < 8 * SEPAX_P; t++)
                 d[t] = (sepax_disc){x0[t], y0[t], (t < 8 ? l0 : l1)->r[t % 8], 0.0f};
             float *o0 = &st->disc[b * SEPAX_BLOCK_LANES].x,
