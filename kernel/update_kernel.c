@@ -122,9 +122,12 @@ put_records(sepax_shapes *st, size_t b, size_t b1, int half,
 
 /* Blocks b and b1's bounds only: their vertices' x and y rows, no normals, offsets, discs or
  * records (a lazy frame's first pass, SEPAX_WRITE_BOUNDS). The same operations as the whole
- * update's, so the same bits. */
+ * update's, so the same bits. With `stream` (past STREAM_SHAPES) the bounds, all this pass
+ * writes, go around the caches: bullet-hell 100k, lazy update phase 0.88-0.98 -> 0.80-0.95 ms
+ * (docs/performance.md, "The bounds around the caches, in a lazy frame"). The whole update
+ * keeps them in place: beside its streamed records and discs, streamed bounds made it slower. */
 static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st, size_t b,
-                                                                size_t b1) {
+                                                                size_t b1, int stream) {
     const sepax_local_block *l0 = &st->local[b], *l1 = &st->local[b1];
     const sepax_pose_block *p0 = &st->pose[b], *p1 = &st->pose[b1];
     sepax_aabb_block *a0 = &st->aabb[b], *a1 = &st->aabb[b1];
@@ -146,10 +149,10 @@ static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st
         maxy = lf_max(wy, maxy);
     }
     lf r = lf_load(l0->r, l1->r);
-    lf_store2(lf_sub(minx, r), a0->minx, a1->minx);
-    lf_store2(lf_sub(miny, r), a0->miny, a1->miny);
-    lf_store2(lf_add(maxx, r), a0->maxx, a1->maxx);
-    lf_store2(lf_add(maxy, r), a0->maxy, a1->maxy);
+    PUT(stream, lf_sub(minx, r), a0->minx, a1->minx);
+    PUT(stream, lf_sub(miny, r), a0->miny, a1->miny);
+    PUT(stream, lf_add(maxx, r), a0->maxx, a1->maxx);
+    PUT(stream, lf_add(maxy, r), a0->maxy, a1->maxy);
 }
 
 /* Blocks this far ahead of the one being computed are asked for (PF_BOUNDS in the bounds
@@ -187,8 +190,10 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
                 __builtin_prefetch(&st->pose[q]);
                 __builtin_prefetch((const char *)&st->pose[q] + 64);
             }
-            update_bounds(st, b, b + SEPAX_P - 1 < nblocks ? b + SEPAX_P - 1 : b);
+            update_bounds(st, b, b + SEPAX_P - 1 < nblocks ? b + SEPAX_P - 1 : b,
+                          st->count >= STREAM_SHAPES);
         }
+        if (st->count >= STREAM_SHAPES) lf_stream_fence();
         return;
     }
     int rows = mode == SEPAX_WRITE_ROWS;

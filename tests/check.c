@@ -634,6 +634,21 @@ static size_t compare_world(const sepax_shapes *s, size_t *compared, check_msg *
     return bad;
 }
 
+/* The bounds alone (what a lazy frame's first pass writes) against the reference's. */
+static size_t compare_bounds(const sepax_shapes *s, size_t *compared, check_msg *msg) {
+    size_t bad = 0;
+    for (uint32_t id = 0; id < sepax_shapes_count(s); id++) {
+        sepax_world_shape want;
+        sepax_aabb box;
+        sepax_ref_world(s, id, &want);
+        sepax_shapes_aabb(s, id, &box);
+        *compared += 1;
+        if (memcmp(&box, &want.aabb, sizeof box) != 0 && !bad++)
+            snprintf(msg->text, sizeof msg->text, "bounds update: shape %u's box differs", id);
+    }
+    return bad;
+}
+
 /* A store large enough that the update writes around the caches (update_kernel.c). */
 static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     wl_config cfg = wl_default();
@@ -649,8 +664,11 @@ static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, che
         k->update(s, 0, (cfg.shapes + 7) / 8, 1);
         bad = compare_world(s, compared, msg);
         random_poses(s, 8); /* and a frame's update, without the rows */
-        k->update(s, 0, (cfg.shapes + 7) / 8, 0);
+        k->update(s, 0, (cfg.shapes + 7) / 8, SEPAX_WRITE_RECORDS);
         bad += compare_world(s, compared, msg);
+        random_poses(s, 9); /* and a lazy frame's first pass, the bounds alone */
+        k->update(s, 0, (cfg.shapes + 7) / 8, SEPAX_WRITE_BOUNDS);
+        bad += compare_bounds(s, compared, msg);
     }
     sepax_shapes_destroy(s);
     return bad;
