@@ -125,7 +125,8 @@ put_records(sepax_shapes *st, size_t b, size_t b1, int half,
  * update's, so the same bits. With `stream` (past STREAM_SHAPES) the bounds, all this pass
  * writes, go around the caches: bullet-hell 100k, lazy update phase 0.88-0.98 -> 0.80-0.95 ms
  * (docs/performance.md, "The bounds around the caches, in a lazy frame"). The whole update
- * keeps them in place: beside its streamed records and discs, streamed bounds made it slower. */
+ * keeps its bounds in place: streamed beside its records and discs, they were no faster over
+ * two rounds of measurements (one a little faster, one slower). */
 static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st, size_t b,
                                                                 size_t b1, int stream) {
     const sepax_local_block *l0 = &st->local[b], *l1 = &st->local[b1];

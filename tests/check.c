@@ -661,7 +661,7 @@ static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, che
         bad = 1;
     } else {
         random_poses(s, 7);
-        k->update(s, 0, (cfg.shapes + 7) / 8, 1);
+        k->update(s, 0, (cfg.shapes + 7) / 8, SEPAX_WRITE_ROWS);
         bad = compare_world(s, compared, msg);
         random_poses(s, 8); /* and a frame's update, without the rows */
         k->update(s, 0, (cfg.shapes + 7) / 8, SEPAX_WRITE_RECORDS);
