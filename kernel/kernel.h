@@ -5,8 +5,7 @@
 #ifndef SEPAX_KERNEL_H
 #define SEPAX_KERNEL_H
 
-#include <string.h>
-
+#include "float_bits.h"
 #include "store.h"
 
 /* Boxes in the grid's sorted order, a column per field (each array padded by 8 entries so a
@@ -195,26 +194,6 @@ static inline unsigned sepax_pair_class(unsigned code_a, unsigned code_b, int ma
     if (sharp_a && sharp_b && !margin_positive)
         return sepax_slot_class(sepax_rows_index(code_a), sepax_rows_index(code_b));
     return sepax_lane_class(sepax_rows_index(code_a), sepax_rows_index(code_b));
-}
-
-/* A float's bits and back (memcpy: one move once compiled, and no aliasing rule broken). */
-static inline uint32_t sepax_float_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static inline float sepax_bits_float(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* cond ? a : b on the bits, so the compiler cannot turn it into a branch (where which is
- * taken is a coin toss, a branch would mispredict half the time) */
-static inline float sepax_pick(int cond, float a, float b) {
-    uint32_t m = 0u - (uint32_t)(cond != 0);
-    return sepax_bits_float((sepax_float_bits(a) & m) | (sepax_float_bits(b) & ~m));
 }
 
 #endif

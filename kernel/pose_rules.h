@@ -5,8 +5,8 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
+#include "float_bits.h"
 #include "sepax.h"
 
 /* How far a rotation's squared length may be from 1: sepax_rot stays within
@@ -16,11 +16,7 @@
 /* The three rules of a pose, one bit each, without a branch. */
 enum { SEPAX_POSE_FINITE = 1u, SEPAX_POSE_IN_RANGE = 2u, SEPAX_POSE_UNIT = 4u };
 
-static inline uint32_t sepax_magnitude_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u & 0x7fffffffu;
-}
+static inline uint32_t sepax_magnitude_bits(float f) { return sepax_float_bits(f) & 0x7fffffffu; }
 
 /* On the bits of |v|, which order like the magnitudes: infinities and NaNs lie past every
  * finite value, so the limit test fails for them too. The unit test in double: the squares
