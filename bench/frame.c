@@ -3,7 +3,7 @@
  *
  *   sepax-bench-frame [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]
  *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E] [--reorder R]
- *       [--update frame|all|lazy]
+ *       [--update frame|all|lazy] [--poses frame|set]
  *
  * Frames 0 .. W-1 warm up, frames W .. W+F-1 are measured; each figure is the median over
  * the measured frames. Every configuration (backend x threads) runs every frame, one after the
@@ -14,11 +14,12 @@
  *                its count is the candidate pairs
  *   narrowphase  sepax_find_contacts(SEPAX_TEST_OVERLAP, SEPAX_UPDATE_NONE) minus the
  *                broadphase run
- *   frame        sepax_shapes_set_poses + sepax_find_contacts(SEPAX_TEST_OVERLAP,
- *                SEPAX_UPDATE_FRAME): the whole frame in one call, the update split over the
- *                threads too (and without the rows only the range queries read; with
- *                --update all, SEPAX_UPDATE_ALL: with them; with --update lazy,
- *                SEPAX_UPDATE_LAZY: every bound, then only the candidate pairs' records)
+ *   frame        sepax_find_contacts_posed(the poses, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_FRAME):
+ *                the whole frame in one call, the poses' check and store and the update
+ *                split over the threads too (and without the rows only the range queries
+ *                read; with --update all, SEPAX_UPDATE_ALL: with them; with --update lazy,
+ *                SEPAX_UPDATE_LAZY: every bound, then only the candidate pairs' records);
+ *                with --poses set, sepax_shapes_set_poses (serial) + sepax_find_contacts
  * and the one-call frame's phases as sepax_broadphase_stats times them (update, grid build,
  * pairing with the test, the results' copy), each a median over the frames in its own right.
  * Every frame's contacts (pairs and their order) are hashed, and must be the same for every
@@ -92,13 +93,14 @@ typedef struct opts {
     uint32_t reorder; /* every this many frames; 0: never */
     int update;       /* the one-call frame's sepax_frame_update */
     int only_frame;   /* run only the one-call frame (for instruction counts under callgrind) */
+    int posed;        /* the one-call frame takes the poses (sepax_find_contacts_posed) */
 } opts;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
             "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n"
-            "  [--update frame|all|lazy] [--only-frame 0|1]\n",
+            "  [--update frame|all|lazy] [--only-frame 0|1] [--poses frame|set]\n",
             argv0);
     exit(2);
 }
@@ -125,6 +127,13 @@ static sepax_status find(config *c, sepax_shapes *store, int test, int update, f
     return sepax_find_contacts(c->bp, store, &o, &dst, count);
 }
 
+static sepax_status find_posed(config *c, sepax_shapes *store, const sepax_pose *poses, int update,
+                               float cell, outbuf *out, size_t *count) {
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, cell, update};
+    sepax_contacts dst = {out->pairs, NULL, NULL, out->cap};
+    return sepax_find_contacts_posed(c->bp, store, poses, &o, &dst, count);
+}
+
 static void grow(outbuf *out, size_t need) {
     free(out->pairs);
     out->cap = need + need / 4 + 4096;
@@ -133,7 +142,7 @@ static void grow(outbuf *out, size_t need) {
 
 int main(int argc, char **argv) {
     frame_set_name("sepax-bench-frame");
-    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME, 0};
+    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME, 0, 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage(argv[0]);
@@ -164,6 +173,10 @@ int main(int argc, char **argv) {
             o.update = SEPAX_UPDATE_LAZY;
         else if (strcmp(a, "--only-frame") == 0)
             o.only_frame = atoi(v) != 0;
+        else if (strcmp(a, "--poses") == 0 && strcmp(v, "frame") == 0)
+            o.posed = 1;
+        else if (strcmp(a, "--poses") == 0 && strcmp(v, "set") == 0)
+            o.posed = 0;
         else
             usage(argv[0]);
     }
@@ -292,9 +305,13 @@ int main(int argc, char **argv) {
                     h_overlap = hash_pairs(out.pairs, hits);
                 }
                 t4 = frame_now_ns();
-                st = sepax_shapes_set_poses(store, 0, count, store_poses);
-                if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
-                st = find(c, store, SEPAX_TEST_OVERLAP, o.update, o.cell, &out, &hits1);
+                if (o.posed) {
+                    st = find_posed(c, store, store_poses, o.update, o.cell, &out, &hits1);
+                } else {
+                    st = sepax_shapes_set_poses(store, 0, count, store_poses);
+                    if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
+                    st = find(c, store, SEPAX_TEST_OVERLAP, o.update, o.cell, &out, &hits1);
+                }
                 t5 = frame_now_ns();
                 if (st == SEPAX_ERR_CAPACITY && o.only_frame) {
                     grow(&out, hits1);
@@ -359,6 +376,7 @@ int main(int argc, char **argv) {
     printf(" --update %s", o.update == SEPAX_UPDATE_ALL    ? "all"
                            : o.update == SEPAX_UPDATE_LAZY ? "lazy"
                                                            : "frame");
+    printf(" --poses %s", o.posed ? "frame" : "set");
     printf("\n# %s: %u shapes; median of %u frames (after %u warm-up), ms per frame; poses made "
            "in %.1f ms a frame (untimed), poses hash %016llx; last frame's contacts hash %016llx\n",
            scene_name(sc), count, o.frames, o.warmup, pose_ms / total,
@@ -414,8 +432,9 @@ int main(int argc, char **argv) {
         printf("\n");
     }
     printf("\n# the one-call frame's phases (sepax_broadphase_stats: update_ns, grid_ns, pairs_ns, "
-           "copy_ns), ms, each the median over the frames; sepax_shapes_set_poses is outside "
-           "them\n");
+           "copy_ns), ms, each the median over the frames; %s\n",
+           o.posed ? "the update includes the poses' check and store"
+                   : "sepax_shapes_set_poses is outside them");
     for (int k = 0; k < nc; k++) {
         config *c = &cfg[k];
         sepax_broadphase_destroy(c->bp);

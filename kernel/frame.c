@@ -7,6 +7,7 @@
  * grown. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "broadphase.h"
@@ -114,6 +115,40 @@ static void update_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
     const frame_ctx *f = ctx;
     for (uint32_t i = begin; i < end; i++)
         f->k->update(f->store, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS, f->write);
+}
+
+/* The poses a frame is given, cut as the update is: every task checks its share before any
+ * task stores one (all or nothing: a flag any task may raise), then each stores its share, a
+ * pass before the update's. Storing each task's poses just before its update read them was
+ * slower, on one thread slower than the serial sepax_shapes_set_poses (docs/performance.md). */
+typedef struct poses_ctx {
+    sepax_shapes *store;
+    const sepax_kernel *k;
+    const sepax_pose *poses;
+    _Atomic int bad;
+} poses_ctx;
+
+enum { POSE_TASK_SHAPES = BP_UPDATE_BLOCKS * SEPAX_BLOCK_LANES };
+
+static uint32_t task_shapes(const poses_ctx *c, uint32_t task) {
+    uint32_t left = c->store->count - task * POSE_TASK_SHAPES;
+    return left < POSE_TASK_SHAPES ? left : POSE_TASK_SHAPES;
+}
+
+static void check_poses_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    poses_ctx *c = ctx;
+    for (uint32_t i = begin; i < end; i++)
+        if (!c->k->poses_valid(c->poses + i * POSE_TASK_SHAPES, task_shapes(c, i)))
+            atomic_store_explicit(&c->bad, 1, memory_order_relaxed);
+}
+
+static void store_poses_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
+    (void)worker;
+    poses_ctx *c = ctx;
+    for (uint32_t i = begin; i < end; i++)
+        sepax_poses_put(c->store, c->k, i * POSE_TASK_SHAPES, task_shapes(c, i),
+                        c->poses + i * POSE_TASK_SHAPES);
 }
 
 /* A lazy frame's pairing before the test: no results, only each candidate's two blocks
@@ -603,11 +638,13 @@ static int lazy_records(sepax_broadphase *bp, frame_ctx *f, uint32_t nchunks) {
     return 1;
 }
 
-static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
-                                  const sepax_frame_options *options, const sepax_contacts *out,
-                                  size_t *count) {
+static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int posed,
+                                  const sepax_pose *poses, const sepax_frame_options *options,
+                                  const sepax_contacts *out, size_t *count) {
     float margin;
     sepax_status st = check_frame(bp, store, options, out, count, &margin);
+    if (st == SEPAX_OK && posed && store->count && !poses) st = SEPAX_ERR_NULL;
+    if (st == SEPAX_OK && (uintptr_t)poses % _Alignof(sepax_pose)) st = SEPAX_ERR_MISALIGNED;
     const sepax_kernel *k = NULL;
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
@@ -622,11 +659,17 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                                     : SEPAX_WRITE_RECORDS;
     frame_ctx f = {bp, store, k, options->test, margin, write, NULL};
     uint64_t t0 = sepax_clock_ns(), t1 = t0;
+    uint32_t tasks = chunks_of(chunks_of(store->count, SEPAX_BLOCK_LANES), BP_UPDATE_BLOCKS);
+    if (posed && store->count) {
+        poses_ctx c = {store, k, poses, 0};
+        sepax_bp_for_shapes(bp, store->count, check_poses_task, tasks, &c);
+        if (atomic_load_explicit(&c.bad, memory_order_relaxed))
+            return sepax_poses_first_bad(poses, store->count);
+        sepax_bp_for_shapes(bp, store->count, store_poses_task, tasks, &c);
+        t1 = sepax_clock_ns();
+    }
     if (options->update != SEPAX_UPDATE_NONE) {
-        uint32_t blocks = chunks_of(store->count, SEPAX_BLOCK_LANES);
-        if (store->count)
-            sepax_bp_for_shapes(bp, store->count, update_task, chunks_of(blocks, BP_UPDATE_BLOCKS),
-                                &f);
+        if (store->count) sepax_bp_for_shapes(bp, store->count, update_task, tasks, &f);
         /* the pairs read the records; only the range queries read the rows (store.h) */
         store->rows_stale = write != SEPAX_WRITE_ROWS;
         /* until the pairs' records are written below, a failure leaves them stale too */
@@ -717,7 +760,16 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                  const sepax_frame_options *options, const sepax_contacts *out,
                                  size_t *count) {
     if (bp) memset(bp->phase_ns, 0, sizeof bp->phase_ns);
-    sepax_status st = find_contacts(bp, store, options, out, count);
+    sepax_status st = find_contacts(bp, store, 0, NULL, options, out, count);
+    if (bp) sepax_pool_rest(bp->pool);
+    return st;
+}
+
+sepax_status sepax_find_contacts_posed(sepax_broadphase *bp, sepax_shapes *store,
+                                       const sepax_pose *poses, const sepax_frame_options *options,
+                                       const sepax_contacts *out, size_t *count) {
+    if (bp) memset(bp->phase_ns, 0, sizeof bp->phase_ns);
+    sepax_status st = find_contacts(bp, store, 1, poses, options, out, count);
     if (bp) sepax_pool_rest(bp->pool);
     return st;
 }

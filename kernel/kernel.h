@@ -154,6 +154,13 @@ extern const sepax_kernel sepax_kernel_neon;
  * SEPAX_BACKEND environment variable names a backend that cannot run. */
 sepax_status sepax_kernel_for_query(const sepax_kernel **out);
 
+/* Poses of shapes first .. first + count - 1 into the store's pose blocks (checked before:
+ * sepax_shapes_set_poses and a frame given poses share it), and the status of the first
+ * pose its rules refuse (SEPAX_OK: none). */
+void sepax_poses_put(sepax_shapes *store, const sepax_kernel *k, uint32_t first, size_t count,
+                     const sepax_pose *poses);
+sepax_status sepax_poses_first_bad(const sepax_pose *poses, size_t count);
+
 /* How a pair list's pair is computed, from its shapes' codes:
  *   SEPAX_PAIR_SLOT + sepax_slot_class(rows of A, rows of B)
  *                    two sharp polygons: an 8-lane slot per pair, a lane per

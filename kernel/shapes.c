@@ -482,6 +482,24 @@ static void set_pose_lane(sepax_shapes *store, uint32_t id, const sepax_pose *q)
     p->s[lane] = q->rotation.s;
 }
 
+sepax_status sepax_poses_first_bad(const sepax_pose *poses, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        sepax_status st = check_pose(&poses[i]);
+        if (st != SEPAX_OK) return st;
+    }
+    return SEPAX_OK;
+}
+
+void sepax_poses_put(sepax_shapes *store, const sepax_kernel *k, uint32_t first, size_t count,
+                     const sepax_pose *poses) {
+    size_t i = 0;
+    for (; i < count && (first + i) % L; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
+    size_t blocks = (count - i) / L; /* whole blocks: the kernel's transpose */
+    k->poses_store(&store->pose[(first + i) / L], poses + i, blocks);
+    i += blocks * L;
+    for (; i < count; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
+}
+
 sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t count,
                                     const sepax_pose *poses) {
     if (!store) return SEPAX_ERR_NULL;
@@ -493,18 +511,9 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
      * frame); without a chosen kernel (a bad SEPAX_BACKEND), the scalar copy's */
     const sepax_kernel *k;
     if (sepax_kernel_for_query(&k) != SEPAX_OK) k = &sepax_kernel_scalar;
-    if (!k->poses_valid(poses, count)) { /* all or nothing: the first bad pose's status */
-        for (size_t i = 0; i < count; i++) {
-            sepax_status st = check_pose(&poses[i]);
-            if (st != SEPAX_OK) return st;
-        }
-    }
-    size_t i = 0;
-    for (; i < count && (first + i) % L; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
-    size_t blocks = (count - i) / L; /* whole blocks: the kernel's transpose */
-    k->poses_store(&store->pose[(first + i) / L], poses + i, blocks);
-    i += blocks * L;
-    for (; i < count; i++) set_pose_lane(store, first + (uint32_t)i, &poses[i]);
+    /* all or nothing: the first bad pose's status */
+    if (!k->poses_valid(poses, count)) return sepax_poses_first_bad(poses, count);
+    sepax_poses_put(store, k, first, count, poses);
     return SEPAX_OK;
 }
 

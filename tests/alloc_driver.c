@@ -241,6 +241,18 @@ int main(void) {
             sepax_status st = frame(bp, store, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_ALL, &out, &count);
             if (st != SEPAX_OK) failures++;
             sepax_aabb box = {{0.0f, 0.0f}, {20.0f, 20.0f}};
+            /* the store's poses given to the frame: checked and stored by the workers */
+            uint32_t nshapes = sepax_shapes_count(store);
+            sepax_pose *now = malloc(nshapes * sizeof *now);
+            if (!now) return 2;
+            for (uint32_t i = 0; i < nshapes; i++)
+                sepax_shapes_get_pose(store, sepax_shapes_id(store, i), &now[i]);
+            sepax_frame_options po = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+            if (sepax_find_contacts_posed(bp, store, now, &po, &out, &count) != SEPAX_OK)
+                failures++;
+            NO_ALLOC("sepax_find_contacts_posed, steady",
+                     sepax_find_contacts_posed(bp, store, now, &po, &out, &count));
+            free(now);
             NO_ALLOC("sepax_broadphase_query_aabb",
                      sepax_broadphase_query_aabb(bp, store, box, ids, 256, &count));
             NO_ALLOC("sepax_broadphase_query_shape",

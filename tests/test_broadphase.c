@@ -70,6 +70,13 @@ static void free_set(result_set *r) {
     free(r->mans);
 }
 
+static int all_bytes(const void *p, size_t bytes, unsigned char v) {
+    const unsigned char *c = p;
+    for (size_t i = 0; i < bytes; i++)
+        if (c[i] != v) return 0;
+    return 1;
+}
+
 /* by index (the generations aside): brute force lists its pairs in this order */
 static int cmp_pair(const void *x, const void *y) {
     const sepax_pair *p = x, *q = y;
@@ -543,6 +550,168 @@ Test(broadphase, update_option_equals_update_then_frame) {
     free(poses);
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
+}
+
+/* Two stores hold the same world, as far as the public readers tell: every pose, bounding
+ * box and view (or the same refusal to give one), compared bit for bit. */
+static void expect_same_world(const sepax_shapes *a, const sepax_shapes *b, const char *what) {
+    uint32_t n = sepax_shapes_count(a);
+    cr_assert_eq(n, sepax_shapes_count(b), "%s: counts", what);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = sepax_shapes_id(a, i);
+        sepax_pose pa, pb;
+        sepax_aabb ba, bb;
+        cr_assert_eq(sepax_shapes_get_pose(a, id, &pa), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_get_pose(b, id, &pb), SEPAX_OK);
+        cr_assert(memcmp(&pa, &pb, sizeof pa) == 0, "%s: shape %u's pose", what, i);
+        cr_assert_eq(sepax_shapes_aabb(a, id, &ba), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_aabb(b, id, &bb), SEPAX_OK);
+        cr_assert(memcmp(&ba, &bb, sizeof ba) == 0, "%s: shape %u's box", what, i);
+        sepax_shape_view va, vb;
+        sepax_status sa = sepax_shapes_view(a, id, &va), sb = sepax_shapes_view(b, id, &vb);
+        cr_assert_eq(sa, sb, "%s: shape %u's view: %s against %s", what, i, sepax_status_str(sa),
+                     sepax_status_str(sb));
+        if (sa != SEPAX_OK) continue;
+        const float *fa[] = {va.x, va.y, va.nx, va.ny, va.c},
+                    *fb[] = {vb.x, vb.y, vb.nx, vb.ny, vb.c};
+        for (int k = 0; k < 5; k++)
+            cr_assert(memcmp(fa[k], fb[k], SEPAX_MAX_VERTS * sizeof(float)) == 0,
+                      "%s: shape %u's view, array %d", what, i, k);
+    }
+}
+
+/* A frame given the poses is sepax_shapes_set_poses then the frame: the same results and the
+ * same store after, for every update and thread count. 5,004 shapes: three update tasks, the
+ * last partial, and a last block of four lanes. */
+Test(broadphase, posed_frame_equals_set_poses_then_frame) {
+    sepax_shapes *a = make_store(5000, 21, 4), *b = make_store(5000, 21, 4);
+    uint32_t n = sepax_shapes_count(a);
+    cr_assert_eq(n, 5004);
+    cr_assert(n % SEPAX_BLOCK_LANES != 0);
+    sepax_pose *poses = malloc(n * sizeof *poses);
+    wl_rng r = {91};
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+        sepax_broadphase *bpa = sepax_broadphase_create(&cfg), *bpb = sepax_broadphase_create(&cfg);
+        cr_assert(bpa && bpb);
+        for (int update = SEPAX_UPDATE_NONE; update <= SEPAX_UPDATE_LAZY; update++) {
+            for (int round = 0; round < 2; round++) { /* lazy: every record, then only some */
+                for (uint32_t i = 0; i < n; i++)
+                    poses[i] = (sepax_pose){{70.0f * wl_unit(&r), 70.0f * wl_unit(&r)},
+                                            sepax_rot(6.0f * wl_unit(&r))};
+                int test = update == SEPAX_UPDATE_NONE ? SEPAX_TEST_AABB : SEPAX_TEST_MANIFOLD;
+                sepax_frame_options o = {test, 0.05f, 0.0f, update};
+                size_t cap = (size_t)n * 8;
+                result_set x = {calloc(cap, sizeof(sepax_pair)), calloc(cap, sizeof(sepax_hit)),
+                                calloc(cap, sizeof(sepax_manifold)), 0};
+                result_set y = {calloc(cap, sizeof(sepax_pair)), calloc(cap, sizeof(sepax_hit)),
+                                calloc(cap, sizeof(sepax_manifold)), 0};
+                sepax_contacts ox = {x.pairs, x.hits, x.mans, cap},
+                               oy = {y.pairs, y.hits, y.mans, cap};
+                cr_assert_eq(sepax_shapes_set_poses(a, 0, n, poses), SEPAX_OK);
+                cr_assert_eq(sepax_find_contacts(bpa, a, &o, &ox, &x.n), SEPAX_OK);
+                cr_assert_eq(sepax_find_contacts_posed(bpb, b, poses, &o, &oy, &y.n), SEPAX_OK);
+                char what[64];
+                snprintf(what, sizeof what, "update %d, round %d, %u threads", update, round,
+                         threads);
+                cr_assert(x.n > 0, "%s: no results", what);
+                expect_identical(y, x, test, what);
+                expect_same_world(a, b, what);
+                free_set(&x);
+                free_set(&y);
+            }
+        }
+        sepax_broadphase_destroy(bpa);
+        sepax_broadphase_destroy(bpb);
+    }
+    free(poses);
+    sepax_shapes_destroy(a);
+    sepax_shapes_destroy(b);
+}
+
+/* A pose the rules refuse, anywhere (the first lane, inside a task, the last partial block):
+ * the status sepax_shapes_set_poses gives, the first in index order, and nothing touched: the
+ * store, the results, the count, the grid the queries read. */
+Test(broadphase, posed_frame_refuses_a_bad_pose_whole) {
+    sepax_shapes *s = make_store(5000, 23, 4), *same = make_store(5000, 23, 4);
+    uint32_t n = sepax_shapes_count(s);
+    sepax_broadphase_config cfg = {3, NULL, NULL, 1};
+    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+    sepax_pose *poses = malloc(n * sizeof *poses), *probe = malloc(n * sizeof *probe);
+    wl_rng r = {93};
+    for (uint32_t i = 0; i < n; i++)
+        poses[i] =
+            (sepax_pose){{70.0f * wl_unit(&r), 70.0f * wl_unit(&r)}, sepax_rot(6.0f * wl_unit(&r))};
+    sepax_pair pairs[64];
+    size_t count = 99, found = 0;
+    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+    sepax_contacts out = {pairs, NULL, NULL, 64};
+    /* a grid to keep: the frames below must leave it as this frame built it */
+    sepax_pair *all = malloc((size_t)n * 8 * sizeof *all);
+    sepax_contacts room = {all, NULL, NULL, (size_t)n * 8};
+    sepax_broadphase *other = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_find_contacts(bp, s, &o, &room, &found), SEPAX_OK);
+    cr_assert_eq(sepax_find_contacts(other, same, &o, &room, &found), SEPAX_OK);
+    sepax_broadphase_destroy(other);
+    sepax_aabb box = {{10.0f, 10.0f}, {40.0f, 40.0f}};
+    uint32_t *ids = malloc(n * sizeof *ids), *ids_after = malloc(n * sizeof *ids_after);
+    size_t before = 0;
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, n, &before), SEPAX_OK);
+    cr_assert(before > 0);
+    const uint32_t at[] = {0, 1, 2047, 2048, 3000, 4095, n - 1};
+    const struct {
+        sepax_pose pose;
+        sepax_status st;
+    } bad[] = {
+        {{{NAN, 0.0f}, {1.0f, 0.0f}}, SEPAX_ERR_NONFINITE},
+        {{{0.0f, INFINITY}, {1.0f, 0.0f}}, SEPAX_ERR_NONFINITE},
+        {{{0.0f, 0.0f}, {NAN, 0.0f}}, SEPAX_ERR_NONFINITE},
+        {{{2e18f, 0.0f}, {1.0f, 0.0f}}, SEPAX_ERR_RANGE},
+        {{{0.0f, 0.0f}, {0.5f, 0.5f}}, SEPAX_ERR_BAD_POSE},
+    };
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+        for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+            memcpy(probe, poses, n * sizeof *poses);
+            probe[at[i]] = bad[k].pose;
+            if (at[i] + 1 < n) probe[n - 1] = bad[(k + 1) % 5].pose; /* a later one too */
+            memset(pairs, 0xA5, sizeof pairs);
+            cr_assert_eq(sepax_shapes_set_poses(same, 0, n, probe), bad[k].st,
+                         "set: pose %zu at %u", k, at[i]);
+            cr_assert_eq(sepax_find_contacts_posed(bp, s, probe, &o, &out, &count), bad[k].st,
+                         "pose %zu at %u", k, at[i]);
+            cr_assert_eq(count, 99, "count written on error");
+            cr_assert(all_bytes(pairs, sizeof pairs, 0xA5), "results written on error");
+        }
+    }
+    expect_same_world(s, same, "after the refusals");
+    size_t after = 0;
+    cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids_after, n, &after), SEPAX_OK);
+    cr_assert(after == before && memcmp(ids, ids_after, after * sizeof *ids) == 0,
+              "the grid changed");
+    free(ids);
+    free(ids_after);
+    /* the pointer itself */
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, NULL, &o, &out, &count), SEPAX_ERR_NULL);
+    const sepax_pose *skew = (const sepax_pose *)(const void *)((const char *)poses + 2);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, skew, &o, &out, &count), SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(sepax_find_contacts_posed(NULL, s, poses, &o, &out, &count), SEPAX_ERR_NULL);
+    sepax_frame_options worse = o;
+    worse.update = -1;
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, NULL, &worse, &out, &count), SEPAX_ERR_BAD_OPTION,
+                 "the frame's own errors come first");
+    cr_assert_eq(count, 99, "count written on error");
+    expect_same_world(s, same, "after the refusals");
+    /* an empty store reads no poses */
+    sepax_shapes *none = sepax_shapes_create(4);
+    cr_assert_eq(sepax_find_contacts_posed(bp, none, NULL, &o, &out, &count), SEPAX_OK);
+    cr_assert_eq(count, 0);
+    sepax_shapes_destroy(none);
+    free(all);
+    free(poses);
+    free(probe);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+    sepax_shapes_destroy(same);
 }
 
 /* After a frame's SEPAX_UPDATE_FRAME the store's transposed rows lag its records (store.h):
@@ -1209,13 +1378,6 @@ static void *plain_alloc(size_t size, size_t align, void *ctx) {
 static void plain_free(void *p, void *ctx) {
     (void)ctx;
     free(p);
-}
-
-static int all_bytes(const void *p, size_t bytes, unsigned char v) {
-    const unsigned char *c = p;
-    for (size_t i = 0; i < bytes; i++)
-        if (c[i] != v) return 0;
-    return 1;
 }
 
 Test(broadphase, contract) {

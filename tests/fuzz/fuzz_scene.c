@@ -21,7 +21,11 @@
  *           [b % 8] times s; the cell size: 4 raw bytes (bit 6), else one byte: {0 (chosen
  *           from the shapes), 0.01, 0.5, 4, 1e3, 1e-7} [b % 6] times s
  *   then the queries' bytes; with bit 7, a second round: a byte k, then k % 8 bytes each
- *           removing the shape at index byte % count, then the queries' bytes again
+ *           removing the shape at index byte % count; a byte p and a byte i: with p's bit 0
+ *           (and an update other than NONE) the moved poses go to the first frame through
+ *           sepax_find_contacts_posed, and before it, with bit 1, the same poses with the one
+ *           at index i % count broken (p >> 2 picks how) must be refused whole; then the
+ *           queries' bytes again
  *   the queries' bytes: a box (2 signed bytes times s, its width and height 2 bytes times
  *           s), a probe (an index byte), a ray (origin 2 signed bytes times s, direction 2
  *           signed bytes times min(4 s, 1e6), max fraction a byte / 64)
@@ -132,14 +136,16 @@ static int untouched_past(const results *r, int test, size_t written) {
            fuzz_untouched(r->mans, mans * sizeof r->mans[0], sizeof r->mans);
 }
 
-/* The frame with room for `cap`, then (on CAPACITY) for the count it asked for. Returns the
- * first call's status. */
+/* The frame with room for `cap` (given `poses`, unless NULL), then (on CAPACITY) for the
+ * count it asked for, without them (they are stored by then). Returns the first call's
+ * status. */
 static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax_frame_options *o,
-                              size_t cap, results *r) {
+                              size_t cap, results *r, const sepax_pose *poses) {
     memset(r, FUZZ_MARK, sizeof *r);
     sepax_contacts out = {r->pairs, r->hits, r->mans, cap};
     size_t count = 12345;
-    sepax_status st = sepax_find_contacts(bp, s, o, &out, &count);
+    sepax_status st = poses ? sepax_find_contacts_posed(bp, s, poses, o, &out, &count)
+                            : sepax_find_contacts(bp, s, o, &out, &count);
     if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY && count != 12345)
         fuzz_fail("frame: count written on error");
     if (!untouched_past(r, o->test, st == SEPAX_OK ? count : 0))
@@ -156,6 +162,37 @@ static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax
         r->n = count;
     }
     return st;
+}
+
+/* A frame given poses of which the one at `at` breaks a rule (`how` % 4: NaN position, an
+ * infinite rotation, a position past the limit, a rotation not of unit length): the status
+ * sepax_shapes_set_poses gives, no pose stored, nothing written. */
+static void refuse_bad_pose(sepax_broadphase *bp, sepax_shapes *s, const sepax_frame_options *o,
+                            const sepax_pose *good, uint32_t at, unsigned how) {
+    static sepax_pose bad[MAXSHAPES], kept[MAXSHAPES];
+    static results r;
+    uint32_t n = sepax_shapes_count(s);
+    memcpy(bad, good, n * sizeof *bad);
+    static const sepax_status want[4] = {SEPAX_ERR_NONFINITE, SEPAX_ERR_NONFINITE, SEPAX_ERR_RANGE,
+                                         SEPAX_ERR_BAD_POSE};
+    switch (how % 4) {
+    case 0: bad[at].position.x = NAN; break;
+    case 1: bad[at].rotation.s = -INFINITY; break;
+    case 2: bad[at].position.y = 2e18f; break;
+    default: bad[at].rotation = (sepax_rotation){0.5f, 0.5f}; break;
+    }
+    for (uint32_t i = 0; i < n; i++) sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &kept[i]);
+    memset(&r, FUZZ_MARK, sizeof r);
+    sepax_contacts out = {r.pairs, r.hits, r.mans, ROOM - 8};
+    size_t count = 12345;
+    if (sepax_find_contacts_posed(bp, s, bad, o, &out, &count) != want[how % 4])
+        fuzz_fail("posed frame: a bad pose not refused as sepax_shapes_set_poses refuses it");
+    if (count != 12345 || !untouched_past(&r, o->test, 0)) fuzz_fail("posed frame: wrote on error");
+    for (uint32_t i = 0; i < n; i++) {
+        sepax_pose p;
+        sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &p);
+        if (memcmp(&p, &kept[i], sizeof p)) fuzz_fail("posed frame: a pose stored on error");
+    }
 }
 
 static int same_results(const results *a, const results *b, int test) {
@@ -365,6 +402,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                    SEPAX_UPDATE_NONE};
     sepax_frame_options o = {test, margin, cell, updates[update_pick]};
     static results one, two, other;
+    static sepax_pose moved[MAXSHAPES];
+    int posed = 0; /* the second round's poses given to its first frame */
 
     for (int round = 0; round < ((flags & 128) ? 2 : 1); round++) {
         if (round == 1) { /* remove some shapes, move the rest, and run the frame again */
@@ -376,16 +415,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     fuzz_fail("remove");
             }
             uint32_t n = sepax_shapes_count(s);
+            uint8_t pb = next(&r), at = next(&r);
+            posed = (pb & 1) && o.update != SEPAX_UPDATE_NONE && want_err == SEPAX_OK;
             for (uint32_t i = 0; i < n; i++) {
-                sepax_pose p;
-                sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &p);
-                p.position.x += scale * (float)(i % 3);
-                sepax_shapes_set_poses(s, i, 1, &p);
+                sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &moved[i]);
+                moved[i].position.x += scale * (float)(i % 3);
+                if (!posed) sepax_shapes_set_poses(s, i, 1, &moved[i]);
             }
+            if (posed && (pb & 2) && n > 0) /* one bad pose: refused whole, nothing written */
+                refuse_bad_pose(bp1, s, &o, moved, at % n, pb >> 2);
             if (o.update == SEPAX_UPDATE_NONE && sepax_shapes_update(s) != SEPAX_OK)
                 fuzz_fail("update");
         }
-        sepax_status st = run_frame(bp1, s, &o, capb, &one);
+        sepax_status st = run_frame(bp1, s, &o, capb, &one, posed ? moved : NULL);
         if (want_err != SEPAX_OK) {
             if (st != want_err) fuzz_fail("frame: a bad margin or cell size not refused as such");
             break;
@@ -398,14 +440,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_brute(s, &one, test, margin);
         /* two threads, and another backend: the same results in the same order. A lazy frame
          * runs again lazily (the records it skipped stay stale), the others as they are. */
-        run_frame(bp2, s, &o, ROOM - 8, &two);
+        run_frame(bp2, s, &o, ROOM - 8, &two, NULL);
         if (!same_results(&one, &two, test)) fuzz_fail("frame: two threads differ from one");
         sepax_backend was = sepax_get_backend(); /* one other backend an input: speed */
         if (sepax_set_backend(avail[(capb + round) % navail]) != SEPAX_OK) fuzz_fail("set_backend");
-        run_frame(bp2, s, &o, ROOM - 8, &other);
+        run_frame(bp2, s, &o, ROOM - 8, &other, NULL);
         if (!same_results(&one, &other, test)) fuzz_fail("frame: a backend differs");
         sepax_set_backend(was);
-        run_frame(bp1, s, &o, ROOM - 8, &other); /* bp1's grid is this frame's again */
+        run_frame(bp1, s, &o, ROOM - 8, &other, NULL); /* bp1's grid is this frame's again */
         check_queries(bp1, s, &r, scale, margin, o.update == SEPAX_UPDATE_LAZY);
         if (o.update == SEPAX_UPDATE_LAZY && sepax_shapes_update(s) != SEPAX_OK)
             fuzz_fail("update");
