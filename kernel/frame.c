@@ -626,11 +626,21 @@ static int lazy_records(sepax_broadphase *bp, frame_ctx *f, uint32_t nchunks) {
     f->test = TEST_MARK;
     bp->sched.parallel_for(pair_task, nchunks, f, bp->sched.user);
     f->test = test;
+    /* eight blocks' marks a word: in a scene this path takes, most words are zero */
     size_t n = 0;
-    for (uint32_t b = 0; b < nblocks; b++) {
-        uint8_t any = 0;
-        for (uint32_t w = 0; w < workers; w++) any |= bp->marks[stride * w + b];
-        if (any) bp->marked[n++] = b;
+    for (uint32_t b0 = 0; b0 < nblocks; b0 += 8) {
+        uint64_t any = 0;
+        for (uint32_t w = 0; w < workers; w++) {
+            uint64_t v; /* within the row: its stride is a multiple of 64 */
+            memcpy(&v, bp->marks + stride * w + b0, sizeof v);
+            any |= v;
+        }
+        if (!any) continue;
+        for (uint32_t b = b0; b < b0 + 8 && b < nblocks; b++) {
+            uint8_t one = 0;
+            for (uint32_t w = 0; w < workers; w++) one |= bp->marks[stride * w + b];
+            if (one) bp->marked[n++] = b;
+        }
     }
     for (size_t j = n; j < n + LAZY_BLOCKS; j++) bp->marked[j] = UINT32_MAX; /* the end */
     uint32_t tasks = chunks_of((uint32_t)n, LAZY_BLOCKS);
