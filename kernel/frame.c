@@ -673,8 +673,10 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
     if (posed && store->count) {
         poses_ctx c = {store, k, poses, 0};
         sepax_bp_for_shapes(bp, store->count, check_poses_task, tasks, &c);
-        if (atomic_load_explicit(&c.bad, memory_order_relaxed))
-            return sepax_poses_first_bad(poses, store->count);
+        if (atomic_load_explicit(&c.bad, memory_order_relaxed)) { /* as set_poses */
+            st = sepax_poses_first_bad(poses, store->count);
+            if (st != SEPAX_OK) return st;
+        }
         sepax_bp_for_shapes(bp, store->count, store_poses_task, tasks, &c);
         t1 = sepax_clock_ns();
     }

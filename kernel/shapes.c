@@ -511,8 +511,10 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
      * frame); without a chosen kernel (a bad SEPAX_BACKEND), the scalar copy's */
     const sepax_kernel *k;
     if (sepax_kernel_for_query(&k) != SEPAX_OK) k = &sepax_kernel_scalar;
-    /* all or nothing: the first bad pose's status */
-    if (!k->poses_valid(poses, count)) return sepax_poses_first_bad(poses, count);
+    if (!k->poses_valid(poses, count)) { /* all or nothing: the first bad pose's status */
+        sepax_status st = sepax_poses_first_bad(poses, count);
+        if (st != SEPAX_OK) return st;
+    }
     sepax_poses_put(store, k, first, count, poses);
     return SEPAX_OK;
 }
