@@ -18,6 +18,19 @@ static inline float sepax_bits_float(uint32_t u) {
     return f;
 }
 
+/* The same for a double (the rotation's quadrant swap, rot.c). */
+static inline uint64_t sepax_double_bits(double d) {
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+static inline double sepax_bits_double(uint64_t u) {
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
 /* cond ? a : b on the bits, so the compiler cannot turn it into a branch (where which is
  * taken is a coin toss, a branch would mispredict half the time) */
 static inline float sepax_pick(int cond, float a, float b) {

@@ -3,7 +3,6 @@
  * in a fixed order, rounded once to float at the end. */
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "kernel.h"
 #include "rot_poly.h"
@@ -35,16 +34,6 @@ static double cos_poly(double r) {
     return 1.0 - r2 * p;
 }
 
-static inline uint64_t dbits(double x) {
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-static inline double bitsd(uint64_t u) {
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
 static inline float fbits_xor(float x, uint32_t sign) {
     return sepax_bits_float(sepax_float_bits(x) ^ sign);
 }
@@ -67,9 +56,9 @@ sepax_rotation sepax_rot(float angle) {
      * symmetric. */
     uint32_t quadrant = (uint32_t)(long)k & 3u;
     uint64_t swap = 0u - (uint64_t)(quadrant & 1u);
-    uint64_t cb = dbits(c), sb = dbits(s);
-    float cc = (float)bitsd((cb & ~swap) | (sb & swap)),
-          ss = (float)bitsd((sb & ~swap) | (cb & swap));
+    uint64_t cb = sepax_double_bits(c), sb = sepax_double_bits(s);
+    float cc = (float)sepax_bits_double((cb & ~swap) | (sb & swap)),
+          ss = (float)sepax_bits_double((sb & ~swap) | (cb & swap));
     uint32_t neg_c = ((quadrant + 1u) >> 1 & 1u) << 31, neg_s = (quadrant >> 1) << 31;
     /* 0 + x makes a zero component +0, as everywhere in sepax */
     q.c = 0.0f + fbits_xor(cc, neg_c);
