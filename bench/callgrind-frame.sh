@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Instructions per whole frame under callgrind (sepax_find_contacts_posed, or
-# sepax_shapes_set_poses + sepax_find_contacts, with the update, one thread): repeatable where wall time
-# is not, on a shared machine. Counts only inside those two calls, over F and
-# 2F frames of the one-call frame alone; the difference over F frames is one
-# frame's cost (the first frames' buffer growth cancels out). For where they go,
-# run the same valgrind command with --dump-instr=no and read callgrind_annotate.
+# sepax_shapes_set_poses + sepax_find_contacts, with the update, one thread):
+# repeatable where wall time is not, on a shared machine. Counts only inside
+# those calls, over F and 2F frames of the one-call frame alone; the difference
+# over F frames is one frame's cost (the first frames' buffer growth cancels
+# out). For where they go, run the same valgrind command with --dump-instr=no
+# and read callgrind_annotate.
 #
 #   bench/callgrind-frame.sh [BUILD_DIR] [SCENE] [N] [F] [BACKEND] [UPDATE] [POSES]
 #   (defaults: build-release particles 10000 2 avx2 frame frame; valgrind has no AVX-512;

@@ -585,9 +585,9 @@ typedef struct sepax_scheduler {
 
 /// A uniform-grid broadphase with its frame pipeline: owns its grid and scratch memory (grown
 /// on the calling thread, kept between frames, so a steady frame allocates nothing).
-/// One thread at a time drives it (sepax_find_contacts, sepax_broadphase_build, trim, destroy; the
-/// frame spreads itself over the workers); between those calls, any number of threads may run
-/// sepax_broadphase_query_* and sepax_broadphase_stats_get on it at once.
+/// One thread at a time drives it (sepax_find_contacts(_posed), sepax_broadphase_build, trim,
+/// destroy; the frame spreads itself over the workers); between those calls, any number of
+/// threads may run sepax_broadphase_query_* and sepax_broadphase_stats_get on it at once.
 typedef struct sepax_broadphase sepax_broadphase;
 
 typedef struct sepax_broadphase_config {
@@ -697,8 +697,8 @@ SEPAX_API sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *s
 /// sepax_shapes_set_poses is one serial pass on the calling thread. Same results, bits and
 /// order as the two calls, and the same store after. All or nothing: when a pose breaks the
 /// rules of sepax_shapes_set_poses, the call returns the status that call would (the first
-/// bad pose in index order), with the store, the broadphase's grid and `out` untouched. With
-/// SEPAX_UPDATE_NONE the poses are stored and nothing else is recomputed, as after
+/// bad pose in index order), with the store, the broadphase's grid, `out` and *count untouched.
+/// With SEPAX_UPDATE_NONE the poses are stored and nothing else is recomputed, as after
 /// sepax_shapes_set_poses. Errors: those of sepax_find_contacts, checked first; then
 /// SEPAX_ERR_NULL (poses, when the store has shapes), SEPAX_ERR_MISALIGNED (poses), and the
 /// poses' NONFINITE / RANGE / BAD_POSE. Once the poses are stored, a later SEPAX_ERR_CAPACITY

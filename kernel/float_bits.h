@@ -1,4 +1,5 @@
-/* A float's bits, and selects on them: shared by the kernels and the pose rules. */
+/* A float's (and a double's) bits, and selects on them: shared by the kernels, the pose
+ * rules and the rotations. */
 #ifndef SEPAX_FLOAT_BITS_H
 #define SEPAX_FLOAT_BITS_H
 

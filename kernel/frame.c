@@ -653,8 +653,13 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
                                   const sepax_contacts *out, size_t *count) {
     float margin;
     sepax_status st = check_frame(bp, store, options, out, count, &margin);
-    if (st == SEPAX_OK && posed && store->count && !poses) st = SEPAX_ERR_NULL;
-    if (st == SEPAX_OK && (uintptr_t)poses % _Alignof(sepax_pose)) st = SEPAX_ERR_MISALIGNED;
+    /* as set_poses: with no shapes, no pose is read, so the pointer may be anything */
+    if (st == SEPAX_OK && posed && store->count) {
+        if (!poses)
+            st = SEPAX_ERR_NULL;
+        else if ((uintptr_t)poses % _Alignof(sepax_pose))
+            st = SEPAX_ERR_MISALIGNED;
+    }
     const sepax_kernel *k = NULL;
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;

@@ -240,6 +240,21 @@ static sepax_status run_frame_scheduler(world *w) {
     return st == SEPAX_OK ? sepax_shapes_update(w->store) : st;
 }
 
+/* the frame given the store's poses (w->poses, as run_set_poses stores them), the check and
+ * store passes on the caller's scheduler too */
+static sepax_status run_frame_posed(world *w) {
+    sepax_scheduler s = {inline_for, 2, NULL};
+    sepax_broadphase_config cfg = {1, &s, NULL, 1};
+    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+    if (!bp) return SEPAX_ERR_NOMEM;
+    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.05f, 0.0f, SEPAX_UPDATE_FRAME};
+    sepax_contacts out = {w->frame_pairs, w->frame_hits, w->frame_man, w->frame_cap};
+    size_t count = 0;
+    sepax_status st = sepax_find_contacts_posed(bp, w->store, w->poses, &o, &out, &count);
+    sepax_broadphase_destroy(bp);
+    return st == SEPAX_OK ? sepax_shapes_update(w->store) : st;
+}
+
 /* The measure's own check: a call that writes PROBE bytes of its stack must measure at least
  * that much (and not much more) */
 enum { PROBE = 40000 };
@@ -288,6 +303,7 @@ static const call k_scratch_calls[] = {
     {"find_contacts manifold", run_frame_manifold},
     {"find_contacts lazy", run_frame_collide_lazy},
     {"find_contacts scheduler", run_frame_scheduler},
+    {"find_contacts_posed scheduler", run_frame_posed},
 };
 
 /* What runs now, for the fault handler to name: an overrun faults on the guard */

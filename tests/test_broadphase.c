@@ -695,15 +695,23 @@ Test(broadphase, posed_frame_refuses_a_bad_pose_whole) {
     const sepax_pose *skew = (const sepax_pose *)(const void *)((const char *)poses + 2);
     cr_assert_eq(sepax_find_contacts_posed(bp, s, skew, &o, &out, &count), SEPAX_ERR_MISALIGNED);
     cr_assert_eq(sepax_find_contacts_posed(NULL, s, poses, &o, &out, &count), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, poses, &o, &out, NULL), SEPAX_ERR_NULL);
+    size_t *skew_count = (size_t *)(void *)((char *)&count + 1);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, poses, &o, &out, skew_count),
+                 SEPAX_ERR_MISALIGNED);
     sepax_frame_options worse = o;
     worse.update = -1;
     cr_assert_eq(sepax_find_contacts_posed(bp, s, NULL, &worse, &out, &count), SEPAX_ERR_BAD_OPTION,
                  "the frame's own errors come first");
     cr_assert_eq(count, 99, "count written on error");
     expect_same_world(s, same, "after the refusals");
-    /* an empty store reads no poses */
+    /* an empty store reads no poses: any pointer, as sepax_shapes_set_poses with n == 0 */
     sepax_shapes *none = sepax_shapes_create(4);
     cr_assert_eq(sepax_find_contacts_posed(bp, none, NULL, &o, &out, &count), SEPAX_OK);
+    cr_assert_eq(count, 0);
+    count = 99;
+    cr_assert_eq(sepax_shapes_set_poses(none, 0, 0, skew), SEPAX_OK);
+    cr_assert_eq(sepax_find_contacts_posed(bp, none, skew, &o, &out, &count), SEPAX_OK);
     cr_assert_eq(count, 0);
     sepax_shapes_destroy(none);
     free(all);

@@ -24,7 +24,7 @@
  *           removing the shape at index byte % count; a byte p and a byte i: with p's bit 0
  *           (and an update other than NONE) the moved poses go to the first frame through
  *           sepax_find_contacts_posed, and before it, with bit 1, the same poses with the one
- *           at index i % count broken (p >> 2 picks how) must be refused whole; then the
+ *           at index i % count broken ((p >> 2) % 4 picks how) must be refused whole; then the
  *           queries' bytes again
  *   the queries' bytes: a box (2 signed bytes times s, its width and height 2 bytes times
  *           s), a probe (an index byte), a ray (origin 2 signed bytes times s, direction 2
@@ -42,7 +42,9 @@
  * in the same order. Then the three queries against brute force over the shapes: the box query as
  * sepax_shapes_aabb overlaps, the shape query as sepax_overlap_opt with the filters, the ray
  * query as sepax_raycast with each hit bit for bit (after a lazy frame the last two refuse
- * with SEPAX_ERR_STALE_WORLD and write nothing). Adds refused at this scale add nothing. */
+ * with SEPAX_ERR_STALE_WORLD and write nothing). Adds refused at this scale add nothing. A frame
+ * given a broken pose returns the status sepax_shapes_set_poses gives it, with no pose stored
+ * and nothing written; given good ones, its results go through every check above. */
 #include <math.h>
 #include <string.h>
 
