@@ -120,18 +120,13 @@ typedef struct outbuf {
     size_t cap;
 } outbuf;
 
-static sepax_status find(config *c, sepax_shapes *store, int test, int update, float cell,
-                         outbuf *out, size_t *count) {
+/* The frame's call: given the poses (sepax_find_contacts_posed) unless `poses` is NULL. */
+static sepax_status find(config *c, sepax_shapes *store, const sepax_pose *poses, int test,
+                         int update, float cell, outbuf *out, size_t *count) {
     sepax_frame_options o = {test, 0.0f, cell, update};
     sepax_contacts dst = {out->pairs, NULL, NULL, out->cap};
-    return sepax_find_contacts(c->bp, store, &o, &dst, count);
-}
-
-static sepax_status find_posed(config *c, sepax_shapes *store, const sepax_pose *poses, int update,
-                               float cell, outbuf *out, size_t *count) {
-    sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, cell, update};
-    sepax_contacts dst = {out->pairs, NULL, NULL, out->cap};
-    return sepax_find_contacts_posed(c->bp, store, poses, &o, &dst, count);
+    return poses ? sepax_find_contacts_posed(c->bp, store, poses, &o, &dst, count)
+                 : sepax_find_contacts(c->bp, store, &o, &dst, count);
 }
 
 static void grow(outbuf *out, size_t need) {
@@ -292,26 +287,25 @@ int main(int argc, char **argv) {
                     if (st == SEPAX_OK) st = sepax_shapes_update(store);
                     if (st != SEPAX_OK) frame_die("update", st);
                     t1 = frame_now_ns();
-                    st = find(c, store, SEPAX_TEST_AABB, 0, o.cell, &out, &cand);
+                    st = find(c, store, NULL, SEPAX_TEST_AABB, 0, o.cell, &out, &cand);
                     t2 = frame_now_ns();
                     if (st == SEPAX_ERR_CAPACITY) {
                         grow(&out, cand);
                         continue;
                     }
                     if (st != SEPAX_OK) frame_die("sepax_find_contacts (AABB)", st);
-                    st = find(c, store, SEPAX_TEST_OVERLAP, 0, o.cell, &out, &hits);
+                    st = find(c, store, NULL, SEPAX_TEST_OVERLAP, 0, o.cell, &out, &hits);
                     t3 = frame_now_ns();
                     if (st != SEPAX_OK) frame_die("sepax_find_contacts (OVERLAP)", st);
                     h_overlap = hash_pairs(out.pairs, hits);
                 }
                 t4 = frame_now_ns();
-                if (o.posed) {
-                    st = find_posed(c, store, store_poses, o.update, o.cell, &out, &hits1);
-                } else {
+                if (!o.posed) {
                     st = sepax_shapes_set_poses(store, 0, count, store_poses);
                     if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
-                    st = find(c, store, SEPAX_TEST_OVERLAP, o.update, o.cell, &out, &hits1);
                 }
+                st = find(c, store, o.posed ? store_poses : NULL, SEPAX_TEST_OVERLAP, o.update,
+                          o.cell, &out, &hits1);
                 t5 = frame_now_ns();
                 if (st == SEPAX_ERR_CAPACITY && o.only_frame) {
                     grow(&out, hits1);
