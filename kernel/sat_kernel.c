@@ -112,51 +112,76 @@ static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
 
 /* ---- slots: a pair per 8 lanes ---- */
 
+/* The least projections run in MIN_CHAINS chains of minima, vertex j in chain j % MIN_CHAINS,
+ * joined at the end. With AVX-512's 32 registers, two, where one would be seven deep (the
+ * step's longest path): AVX-512 overlap 9.09-9.48 -> 8.47-8.77 ns a pair, collide
+ * 11.26-11.36 -> 10.92-11.19 (docs/performance.md, "Two chains of minima"); with 16, one,
+ * as the extra registers spill (SSE4.1 overlap 8% slower). The order cannot change the
+ * value: the projections of valid shapes are never NaN, and a zero's sign, which min's
+ * operand order can change, reaches no slot result (they compare separations, and a depth
+ * is 0 - s, +0 for either zero). */
+#if defined(SEPAX_ISA_AVX512)
+#define MIN_CHAINS 2
+#else
+#define MIN_CHAINS 1
+#endif
+
+/* Vertex j's projection d (j >= 1) into the chains, chain[0] holding vertex 0's. */
+static ALWAYS_INLINE void fold_min(lf *chain, int j, lf d) {
+    if (j < MIN_CHAINS)
+        chain[j] = d;
+    else
+        chain[j % MIN_CHAINS] = lf_min(d, chain[j % MIN_CHAINS]);
+}
+
+/* The chains' least, for n vertices. */
+static ALWAYS_INLINE lf join_min(const lf *chain, int n) {
+    return MIN_CHAINS > 1 && n > 1 ? lf_min(chain[MIN_CHAINS - 1], chain[0]) : chain[0];
+}
+
 /* Per plane of P (a lane each), the least projection of Q's vertices minus P's offset: how
  * far Q lies outside that edge. nq (4 or 8): the vertices of Q that count, the rest
  * repeating the last of them (which cannot change a least projection, bit for bit). */
 static ALWAYS_INLINE lf plane_gaps(const rec_ptr *p, const rec_ptr *q, int nq) {
     lf nx = lf_load(p[0]->nx, SLOT1(p)->nx), ny = lf_load(p[0]->ny, SLOT1(p)->ny);
-    lf least = lf_add(lf_mul(nx, lf_bcast(&q[0]->x[0], &SLOT1(q)->x[0])),
+    lf least[MIN_CHAINS];
+    least[0] = lf_add(lf_mul(nx, lf_bcast(&q[0]->x[0], &SLOT1(q)->x[0])),
                       lf_mul(ny, lf_bcast(&q[0]->y[0], &SLOT1(q)->y[0])));
     UNROLL8
     for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
-        if (j < nq) {
-            lf d = lf_add(lf_mul(nx, lf_bcast(&q[0]->x[j], &SLOT1(q)->x[j])),
-                          lf_mul(ny, lf_bcast(&q[0]->y[j], &SLOT1(q)->y[j])));
-            least = lf_min(d, least);
-        }
+        if (j < nq)
+            fold_min(least, j,
+                     lf_add(lf_mul(nx, lf_bcast(&q[0]->x[j], &SLOT1(q)->x[j])),
+                            lf_mul(ny, lf_bcast(&q[0]->y[j], &SLOT1(q)->y[j]))));
     }
-    return lf_sub(least, lf_load(p[0]->c, SLOT1(p)->c));
+    return lf_sub(join_min(least, nq), lf_load(p[0]->c, SLOT1(p)->c));
 }
 
-/* plane_gaps of A against B (sep_a) and of B against A (sep_b), in one loop: the two
- * chains of minima side by side, which the one-pass steps take faster than one after the
- * other (AVX2 overlap of the benchmark's polygons: 11.4-11.6 ns a pair against
- * 10.8-10.9). */
+/* plane_gaps of A against B (sep_a) and of B against A (sep_b), in one loop: their chains of
+ * minima side by side, which the one-pass steps take faster than one after the other (AVX2
+ * overlap of the benchmark's polygons: 11.4-11.6 ns a pair against 10.8-10.9). */
 static ALWAYS_INLINE void pair_separations(const rec_ptr *a, const rec_ptr *b, int na, int nb,
                                            lf *sep_a, lf *sep_b) {
     lf anx = lf_load(a[0]->nx, SLOT1(a)->nx), any = lf_load(a[0]->ny, SLOT1(a)->ny);
     lf bnx = lf_load(b[0]->nx, SLOT1(b)->nx), bny = lf_load(b[0]->ny, SLOT1(b)->ny);
-    lf min_a = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0])),
+    lf min_a[MIN_CHAINS], min_b[MIN_CHAINS];
+    min_a[0] = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[0], &SLOT1(b)->x[0])),
                       lf_mul(any, lf_bcast(&b[0]->y[0], &SLOT1(b)->y[0])));
-    lf min_b = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[0], &SLOT1(a)->x[0])),
+    min_b[0] = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[0], &SLOT1(a)->x[0])),
                       lf_mul(bny, lf_bcast(&a[0]->y[0], &SLOT1(a)->y[0])));
     UNROLL8
     for (int j = 1; j < SEPAX_MAX_VERTS; j++) {
-        if (j < nb) {
-            lf da = lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
-                           lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j])));
-            min_a = lf_min(da, min_a);
-        }
-        if (j < na) {
-            lf db = lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
-                           lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j])));
-            min_b = lf_min(db, min_b);
-        }
+        if (j < nb)
+            fold_min(min_a, j,
+                     lf_add(lf_mul(anx, lf_bcast(&b[0]->x[j], &SLOT1(b)->x[j])),
+                            lf_mul(any, lf_bcast(&b[0]->y[j], &SLOT1(b)->y[j]))));
+        if (j < na)
+            fold_min(min_b, j,
+                     lf_add(lf_mul(bnx, lf_bcast(&a[0]->x[j], &SLOT1(a)->x[j])),
+                            lf_mul(bny, lf_bcast(&a[0]->y[j], &SLOT1(a)->y[j]))));
     }
-    *sep_a = lf_sub(min_a, lf_load(a[0]->c, SLOT1(a)->c));
-    *sep_b = lf_sub(min_b, lf_load(b[0]->c, SLOT1(b)->c));
+    *sep_a = lf_sub(join_min(min_a, nb), lf_load(a[0]->c, SLOT1(a)->c));
+    *sep_b = lf_sub(join_min(min_b, na), lf_load(b[0]->c, SLOT1(b)->c));
 }
 
 /* What a collide step's lanes leave for its per-pair tail (slot_collide_emit): each slot's
