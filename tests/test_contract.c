@@ -756,8 +756,12 @@ Test(contract, hull_verts) {
 
 /* ---- range: SEPAX_ERR_RANGE -------------------------------------------- */
 
+/* Each range test tries the first floats past SEPAX_COORD_LIMIT as well as far beyond it, so
+ * that a limit which drifted up (say to 1.9e18) would fail them. */
+#define PAST_LIMIT nextafterf(SEPAX_COORD_LIMIT, INFINITY)
+
 Test(contract, range_coords) {
-    const float big[] = {2e18f, -2e18f, FLT_MAX, -FLT_MAX};
+    const float big[] = {PAST_LIMIT, -PAST_LIMIT, 2e18f, -2e18f, FLT_MAX, -FLT_MAX};
     for (size_t v = 0; v < sizeof big / sizeof big[0]; v++) {
         float f = big[v];
         sepax_vec2 p[4];
@@ -785,7 +789,7 @@ Test(contract, range_coords) {
 }
 
 Test(contract, range_size) {
-    const float big[] = {2e18f, FLT_MAX};
+    const float big[] = {PAST_LIMIT, 2e18f, FLT_MAX};
     for (size_t v = 0; v < sizeof big / sizeof big[0]; v++) {
         float r = big[v];
         ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_circle(store, (sepax_vec2){0, 0}, r, &out_id));
@@ -795,10 +799,16 @@ Test(contract, range_size) {
         ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_box(store, r, 1, &out_id));
         ADD_FAILS(SEPAX_ERR_RANGE, sepax_shapes_add_box(store, 1, r, &out_id));
     }
+    /* the limit itself is in range (shapes not too thin for their size) */
+    const float L = SEPAX_COORD_LIMIT;
+    uint32_t id;
+    ST(SEPAX_OK, sepax_shapes_add_circle(store, (sepax_vec2){0, 0}, L, &id));
+    ST(SEPAX_OK, sepax_shapes_add_capsule(store, (sepax_vec2){0, 0}, (sepax_vec2){L, 0}, L, &id));
+    ST(SEPAX_OK, sepax_shapes_add_box(store, L, L, &id));
 }
 
 Test(contract, range_pose) {
-    const float big[] = {2e18f, -2e18f, FLT_MAX};
+    const float big[] = {PAST_LIMIT, -PAST_LIMIT, 2e18f, -2e18f, FLT_MAX};
     for (size_t v = 0; v < sizeof big / sizeof big[0]; v++)
         for (int axis = 0; axis < 2; axis++) {
             sepax_pose p[2] = {{{1, 1}, {1, 0}}, {{1, 1}, {1, 0}}};
@@ -813,15 +823,17 @@ Test(contract, range_pose) {
 }
 
 Test(contract, range_margin) {
-    const float big[] = {2e18f, -2e18f, FLT_MAX, -FLT_MAX};
+    const float big[] = {PAST_LIMIT, -PAST_LIMIT, 2e18f, -2e18f, FLT_MAX, -FLT_MAX};
     for (size_t v = 0; v < sizeof big / sizeof big[0]; v++) {
         sepax_query_options o = {.margin = big[v]};
         QUERY_FAILS(SEPAX_ERR_RANGE, sepax_overlap_opt(store, good, NPAIRS, &o, hit));
         QUERY_FAILS(SEPAX_ERR_RANGE, sepax_collide_opt(store, good, NPAIRS, &o, hits));
         QUERY_FAILS(SEPAX_ERR_RANGE, sepax_overlap_one_opt(store, 0, 0, NFIX, &o, hit));
     }
-    const sepax_query_options limit = {.margin = -SEPAX_COORD_LIMIT};
+    const sepax_query_options limit = {.margin = -SEPAX_COORD_LIMIT},
+                              upper = {.margin = SEPAX_COORD_LIMIT};
     ST(SEPAX_OK, sepax_collide_opt(store, good, NPAIRS, &limit, hits));
+    ST(SEPAX_OK, sepax_overlap_opt(store, good, NPAIRS, &upper, hit));
 }
 
 /* ---- poses: SEPAX_ERR_BAD_POSE ------------------------------------------ */
@@ -838,6 +850,25 @@ Test(contract, bad_pose) {
     /* within 2^-16: accepted */
     const sepax_pose near = {{0, 0}, {1.0f + 1.0f / 262144.0f, 0}};
     ST(SEPAX_OK, sepax_shapes_set_poses(store, 0, 1, &near));
+    /* the tolerance itself, pinned from both sides: squared lengths 1 + k 2^-16 for k just
+     * past +-1 are refused and just within accepted, at an axis and at 0.5 rad (the squared
+     * length checked in double, as the rule takes it, so the float rounding of c and s cannot
+     * move a case across) */
+    const double ks[] = {1.1, -1.1, 0.9, -0.9};
+    for (size_t v = 0; v < sizeof ks / sizeof ks[0]; v++)
+        for (int turned = 0; turned < 2; turned++) {
+            double scale = sqrt(1.0 + ks[v] / 65536.0);
+            sepax_rotation r = {(float)(scale * (turned ? cos(0.5) : 1.0)),
+                                (float)(scale * (turned ? sin(0.5) : 0.0))};
+            double off = fabs((double)r.c * r.c + (double)r.s * r.s - 1.0) * 65536.0;
+            int refused = fabs(ks[v]) > 1.0;
+            cr_assert(refused ? off > 1.05 : off < 0.95, "case %zu: %.4f of 2^-16 off", v, off);
+            sepax_pose p[2] = {{{1, 2}, sepax_rot(0.5f)}, {{1, 2}, r}};
+            if (refused)
+                FAILS(SEPAX_ERR_BAD_POSE, sepax_shapes_set_poses(store, 0, 2, p));
+            else
+                ST(SEPAX_OK, sepax_shapes_set_poses(store, 0, 2, p));
+        }
     const sepax_pose half_turn = {{0, 0}, {-1, 0}};
     ST(SEPAX_OK, sepax_shapes_set_poses(store, 1, 1, &half_turn));
 }

@@ -392,6 +392,8 @@ Test(queries, scratch_contract) {
     sepax_vec2 *in_vel = (sepax_vec2 *)(void *)(scratch + 256);
     memcpy(in_vel, vel, sizeof vel);
     cr_expect_eq(sepax_sweep_opt(store, pairs, N, NULL, in_vel, &good, sw), SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_sweep_opt(store, pairs, N, in_vel, NULL, &good, sw), SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_sweep_opt(store, pairs, N, in_vel, vel, &good, sw), SEPAX_ERR_BAD_OPTION);
     sepax_ray *in_rays = (sepax_ray *)(void *)(scratch + 512);
     memcpy(in_rays, rays, sizeof rays);
     cr_expect_eq(sepax_raycast_opt(store, in_rays, ids, N, &good, rh), SEPAX_ERR_BAD_OPTION);

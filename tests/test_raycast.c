@@ -378,6 +378,13 @@ Test(raycast, bad_input_writes_nothing) {
     cr_assert_eq(sepax_raycast(s, ok, ids, 2, NULL), SEPAX_ERR_NULL);
     cr_assert_eq(sepax_raycast(s, ok, ids, 2, (sepax_ray_hit *)(void *)((char *)out + 1)),
                  SEPAX_ERR_MISALIGNED);
+    /* rays and ids misaligned too, each on its own (the README's row names all three) */
+    cr_assert_eq(
+        sepax_raycast(s, (const sepax_ray *)(const void *)((const char *)ok + 1), ids, 2, out),
+        SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(
+        sepax_raycast(s, ok, (const uint32_t *)(const void *)((const char *)ids + 2), 2, out),
+        SEPAX_ERR_MISALIGNED);
     cr_assert_eq(sepax_raycast(s, ok, ids, SIZE_MAX / 8, out), SEPAX_ERR_COUNT);
     cr_assert_eq(sepax_raycast(s, ok, bad_ids, 2, out), SEPAX_ERR_BAD_ID);
     cr_assert_eq(sepax_raycast(s, ok, stale, 2, out), SEPAX_ERR_STALE_ID);

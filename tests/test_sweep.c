@@ -356,6 +356,13 @@ Test(sweep, bad_input_writes_nothing) {
     cr_assert_eq(sepax_sweep(s, ok, 2, v, v, NULL), SEPAX_ERR_NULL);
     cr_assert_eq(sepax_sweep(s, bad, 2, v, v, out), SEPAX_ERR_BAD_ID);
     cr_assert_eq(sepax_sweep(s, ok, 2, nan, v, out), SEPAX_ERR_NONFINITE);
+    /* the infinities are NONFINITE, not RANGE (beyond every limit as they are), in A's and B's
+     * velocities, either component */
+    sepax_vec2 inf_x[2] = {{1, 0}, {INFINITY, 0}}, inf_y[2] = {{0, -INFINITY}, {1, 0}};
+    cr_assert_eq(sepax_sweep(s, ok, 2, inf_x, v, out), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_sweep(s, ok, 2, v, inf_x, out), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_sweep(s, ok, 2, inf_y, v, out), SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_sweep(s, ok, 2, v, inf_y, out), SEPAX_ERR_NONFINITE);
     cr_assert_eq(sepax_sweep(s, ok, 2, v, huge, out), SEPAX_ERR_RANGE);
     cr_assert_eq(sepax_sweep(s, ok, 2, (const sepax_vec2 *)((const char *)v + 1), v, out),
                  SEPAX_ERR_MISALIGNED);
