@@ -178,7 +178,8 @@ typedef struct sepax_hit {
                        ///< 0 when hit == 0
 } sepax_hit;
 
-/// Options of a query. A zeroed struct, or NULL, means margin 0 and no scratch.
+/// Options of a query. A zeroed struct, or NULL, means margin 0 and no scratch. A pointer not
+/// aligned for the struct is SEPAX_ERR_MISALIGNED, checked before the margin.
 typedef struct sepax_query_options {
     /// Pairs whose separation is <= margin are hits: > 0 keeps pairs up to that far apart (the
     /// speculative contacts of engines), < 0 asks for penetration deeper than -margin, 0 counts
@@ -242,7 +243,8 @@ typedef struct sepax_allocator {
     void *ctx;                                            ///< passed to both
 } sepax_allocator;
 
-/// sepax_shapes_create with the caller's allocator (copied; NULL: the C library's).
+/// sepax_shapes_create with the caller's allocator (copied; NULL: the C library's). NULL when
+/// the allocator lacks alloc or free, or is not aligned for its type.
 SEPAX_API sepax_shapes *sepax_shapes_create_with(size_t capacity, const sepax_allocator *allocator);
 
 /// Free a store and everything in it. NULL is allowed.
@@ -608,7 +610,8 @@ typedef struct sepax_broadphase_config {
 
 /// NULL when out of memory, threads could not start, or the config is invalid
 /// (threads > SEPAX_MAX_WORKERS, a scheduler without parallel_for or with 0 or too many
-/// workers, an allocator without alloc or free). config NULL: one thread, the C library's memory.
+/// workers, an allocator without alloc or free, any of the three structs not aligned for its
+/// type). config NULL: one thread, the C library's memory.
 SEPAX_API sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config);
 
 /// Stop its threads and free everything. NULL is allowed.

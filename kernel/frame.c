@@ -20,8 +20,13 @@ static void serial_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user)
 
 sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config) {
     sepax_broadphase_config cfg = {1, NULL, NULL, 0};
+    /* each struct is read through its pointer: misaligned, refused like a bad field */
+    if ((uintptr_t)config % _Alignof(sepax_broadphase_config)) return NULL;
     if (config) cfg = *config;
     sepax_allocator mem = sepax_libc_allocator();
+    if ((uintptr_t)cfg.allocator % _Alignof(sepax_allocator) ||
+        (uintptr_t)cfg.scheduler % _Alignof(sepax_scheduler))
+        return NULL;
     if (cfg.allocator) {
         if (!cfg.allocator->alloc || !cfg.allocator->free) return NULL;
         mem = *cfg.allocator;
@@ -541,7 +546,9 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
                                 const sepax_frame_options *o, const sepax_contacts *out,
                                 const size_t *count, float *margin) {
     if (!bp || !store || !o || !out || !count) return SEPAX_ERR_NULL;
-    if ((uintptr_t)count % _Alignof(size_t)) return SEPAX_ERR_MISALIGNED;
+    if ((uintptr_t)count % _Alignof(size_t) || (uintptr_t)o % _Alignof(sepax_frame_options) ||
+        (uintptr_t)out % _Alignof(sepax_contacts))
+        return SEPAX_ERR_MISALIGNED;
     if (o->test < SEPAX_TEST_AABB || o->test > SEPAX_TEST_MANIFOLD) return SEPAX_ERR_BAD_OPTION;
     if (o->update < SEPAX_UPDATE_NONE || o->update > SEPAX_UPDATE_LAZY) return SEPAX_ERR_BAD_OPTION;
     sepax_query_options q = {.margin = o->margin};

@@ -273,7 +273,8 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;
-    if ((uintptr_t)hits % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    if ((uintptr_t)hits % _Alignof(sepax_ray_hit) || (uintptr_t)ray % _Alignof(sepax_ray))
+        return SEPAX_ERR_MISALIGNED;
     if ((st = sepax_ray_check(ray)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;

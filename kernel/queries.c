@@ -43,6 +43,8 @@ static sepax_status first_bad_id(const sepax_shapes *s, const sepax_pair *pairs,
 sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin) {
     *margin = 0.0f;
     if (!opt) return SEPAX_OK;
+    /* read through, so aligned like any input (a misaligned read is undefined behaviour) */
+    if ((uintptr_t)opt % _Alignof(sepax_query_options)) return SEPAX_ERR_MISALIGNED;
     if (!isfinite(opt->margin)) return SEPAX_ERR_NONFINITE;
     if (fabsf(opt->margin) > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
     *margin = opt->margin + 0.0f; /* -0 is 0 */
@@ -376,6 +378,7 @@ sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, con
 sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
                                  size_t count, sepax_ray_hit *out) {
     if (!store || !ray) return SEPAX_ERR_NULL;
+    if ((uintptr_t)ray % _Alignof(sepax_ray)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_ray_check(ray);
     if (st != SEPAX_OK) return st;
     uint32_t total = store->count;

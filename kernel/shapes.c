@@ -103,6 +103,7 @@ static int store_resize(sepax_shapes *s, size_t cap) {
 sepax_shapes *sepax_shapes_create_with(size_t capacity, const sepax_allocator *allocator) {
     if (capacity > SEPAX_STORE_MAX_SHAPES) return NULL;
     sepax_allocator mem = sepax_libc_allocator();
+    if ((uintptr_t)allocator % _Alignof(sepax_allocator)) return NULL; /* read through */
     if (allocator) {
         if (!allocator->alloc || !allocator->free) return NULL;
         mem = *allocator;

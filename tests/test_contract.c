@@ -1409,6 +1409,132 @@ Test(contract, misaligned_one_outputs) {
     cr_expect(sepax_shapes_remove(store, 1, &m) == SEPAX_OK);
 }
 
+/* A copy of *obj at an address one byte past its type's alignment, in buf (which must hold
+ * sizeof *obj + 2 * alignment bytes): what a packed or byte-buffer struct hands over. */
+#define SKEWED(type, obj, buf)                                                                     \
+    ((const type *)(const void *)memcpy(                                                           \
+        (buf) + (_Alignof(type) - ((uintptr_t)(buf) % _Alignof(type))) % _Alignof(type) + 1,       \
+        (obj), sizeof *(obj)))
+
+/* An allocator that works and counts its calls, so that a creator which read a misaligned
+ * one would succeed and be seen to. */
+static int counted_allocs;
+static void *counted_alloc(size_t bytes, size_t align, void *ctx) {
+    (void)ctx;
+    counted_allocs++;
+    return aligned_alloc(align, (bytes + align - 1) / align * align);
+}
+static void counted_free(void *p, void *ctx) {
+    (void)ctx;
+    free(p);
+}
+
+/* A caller's scheduler that runs every task on the calling thread. */
+static void inline_parallel_for(sepax_task_fn *fn, uint32_t count, void *task_context, void *user) {
+    (void)user;
+    if (count) fn(0, count, 0, task_context);
+}
+
+/* One-object inputs read through their pointers (options, a frame's output description, a
+ * single ray, an allocator, a broadphase's config and scheduler): misaligned, MISALIGNED
+ * (checked right after NULL, so even with n == 0 for the query options), or NULL from the
+ * creators, with nothing read, written or allocated. Each copy holds valid values, so the
+ * alignment alone is refused. */
+Test(contract, misaligned_one_inputs) {
+    _Alignas(64) unsigned char buf[8][256];
+    const sepax_query_options qo = {.margin = 0.25f};
+    const sepax_query_options *q = SKEWED(sepax_query_options, &qo, buf[0]);
+    cr_assert((uintptr_t)q % _Alignof(sepax_query_options) != 0);
+    QUERY_FAILS(SEPAX_ERR_MISALIGNED, sepax_overlap_opt(store, good, NPAIRS, q, hit));
+    QUERY_FAILS(SEPAX_ERR_MISALIGNED, sepax_collide_opt(store, good, NPAIRS, q, hits));
+    QUERY_FAILS(SEPAX_ERR_MISALIGNED, sepax_overlap_one_opt(store, 0, 0, NFIX, q, hit));
+    QUERY_FAILS(SEPAX_ERR_MISALIGNED, sepax_overlap_opt(store, NULL, 0, q, NULL));
+    sepax_manifold man[NPAIRS];
+    sepax_sweep_hit sw[NPAIRS];
+    sepax_ray_hit rh[NFIX];
+    memset(man, MARK, sizeof man);
+    memset(sw, MARK, sizeof sw);
+    memset(rh, MARK, sizeof rh);
+    const sepax_query_options zero = {0};
+    const sepax_query_options *qz = SKEWED(sepax_query_options, &zero, buf[1]);
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_collide_manifold_opt(store, good, NPAIRS, q, man));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_sweep_opt(store, good, NPAIRS, NULL, NULL, qz, sw));
+    const sepax_ray across = {{-100, 0.2f}, {200, 0}, 1};
+    sepax_ray rays[NFIX];
+    uint32_t ids[NFIX];
+    for (uint32_t i = 0; i < NFIX; i++) rays[i] = across, ids[i] = sepax_shapes_id(store, i);
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_raycast_opt(store, rays, ids, NFIX, qz, rh));
+    const sepax_ray *ray = SKEWED(sepax_ray, &across, buf[2]);
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_raycast_range(store, ray, 0, NFIX, rh));
+    cr_expect(all_marked(man, sizeof man) && all_marked(sw, sizeof sw) && all_marked(rh, sizeof rh),
+              "a refused query wrote");
+    /* the aligned copies are taken */
+    ST(SEPAX_OK, sepax_overlap_opt(store, good, NPAIRS, &qo, hit));
+    ST(SEPAX_OK, sepax_raycast_range(store, &across, 0, NFIX, rh));
+
+    /* the broadphase: a ray query, a frame's options and output description */
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    cr_assert(sepax_broadphase_build(bp, store, 0.0f) == SEPAX_OK);
+    uint32_t qids[MAXS];
+    sepax_ray_hit qrh[MAXS];
+    memset(qids, MARK, sizeof qids);
+    memset(qrh, MARK, sizeof qrh);
+    size_t n = 12345;
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_ray(bp, store, ray, qids, qrh, MAXS, &n));
+    sepax_pair fp[MAXS * MAXS];
+    memset(fp, MARK, sizeof fp);
+    const sepax_contacts fout = {fp, NULL, NULL, MAXS * MAXS};
+    const sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
+    const sepax_frame_options *fo_skew = SKEWED(sepax_frame_options, &fo, buf[3]);
+    const sepax_contacts *fout_skew = SKEWED(sepax_contacts, &fout, buf[4]);
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts(bp, store, fo_skew, &fout, &n));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts(bp, store, &fo, fout_skew, &n));
+    sepax_pose poses[NFIX];
+    for (uint32_t i = 0; i < NFIX; i++) cr_assert(sepax_shapes_get_pose(store, i, &poses[i]) == 0);
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts_posed(bp, store, poses, fo_skew, &fout, &n));
+    cr_expect(n == 12345, "a refused call wrote *count");
+    cr_expect(all_marked(qids, sizeof qids) && all_marked(qrh, sizeof qrh) &&
+                  all_marked(fp, sizeof fp),
+              "a refused broadphase call wrote");
+    ST(SEPAX_OK, sepax_find_contacts(bp, store, &fo, &fout, &n));
+    sepax_broadphase_destroy(bp);
+
+    /* the creators: NULL, with nothing allocated (by a working allocator, with which a
+     * creator that read the misaligned struct would have succeeded) */
+    const sepax_allocator counting = {counted_alloc, counted_free, NULL};
+    counted_allocs = 0;
+    cr_expect(sepax_shapes_create_with(4, SKEWED(sepax_allocator, &counting, buf[5])) == NULL);
+    const sepax_broadphase_config cfg = {1, NULL, &counting, 0};
+    sepax_broadphase *made = sepax_broadphase_create(SKEWED(sepax_broadphase_config, &cfg, buf[6]));
+    cr_expect(made == NULL, "a misaligned config was read");
+    sepax_broadphase_destroy(made);
+    sepax_broadphase_config with = cfg;
+    with.allocator = SKEWED(sepax_allocator, &counting, buf[7]);
+    made = sepax_broadphase_create(&with);
+    cr_expect(made == NULL, "a misaligned allocator was read");
+    sepax_broadphase_destroy(made);
+    const sepax_scheduler inline_sched = {inline_parallel_for, 1, NULL};
+    _Alignas(64) unsigned char sbuf[256];
+    with = cfg;
+    with.scheduler = SKEWED(sepax_scheduler, &inline_sched, sbuf);
+    made = sepax_broadphase_create(&with);
+    cr_expect(made == NULL, "a misaligned scheduler was read");
+    sepax_broadphase_destroy(made);
+    cr_expect(counted_allocs == 0, "%d allocations by refused creators", counted_allocs);
+    /* aligned, the same structs work */
+    sepax_shapes *fine = sepax_shapes_create_with(4, &counting);
+    cr_expect(fine != NULL && counted_allocs > 0);
+    sepax_shapes_destroy(fine);
+    made = sepax_broadphase_create(&cfg);
+    cr_expect(made != NULL);
+    sepax_broadphase_destroy(made);
+    with.scheduler = &inline_sched;
+    made = sepax_broadphase_create(&with);
+    cr_expect(made != NULL);
+    sepax_broadphase_destroy(made);
+}
+
 /* uint8_t hit buffers have no alignment requirement: any address works and
  * gives the same answers. */
 Test(contract, byte_unaligned) {
