@@ -364,6 +364,11 @@ Test(sweep, bad_input_writes_nothing) {
     cr_assert_eq(sepax_sweep(s, ok, 2, inf_y, v, out), SEPAX_ERR_NONFINITE);
     cr_assert_eq(sepax_sweep(s, ok, 2, v, inf_y, out), SEPAX_ERR_NONFINITE);
     cr_assert_eq(sepax_sweep(s, ok, 2, v, huge, out), SEPAX_ERR_RANGE);
+    /* the first floats past SEPAX_SWEEP_LIMIT are refused, the limit itself taken */
+    const float past = nextafterf(SEPAX_SWEEP_LIMIT, INFINITY);
+    sepax_vec2 past_x[2] = {{1, 0}, {past, 0}}, past_y[2] = {{0, -past}, {1, 0}};
+    cr_assert_eq(sepax_sweep(s, ok, 2, past_x, v, out), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_sweep(s, ok, 2, v, past_y, out), SEPAX_ERR_RANGE);
     cr_assert_eq(sepax_sweep(s, ok, 2, (const sepax_vec2 *)((const char *)v + 1), v, out),
                  SEPAX_ERR_MISALIGNED);
     cr_assert_eq(sepax_sweep(s, ok, SIZE_MAX / 4, v, v, out), SEPAX_ERR_COUNT);
@@ -383,5 +388,8 @@ Test(sweep, bad_input_writes_nothing) {
     cr_assert_eq(sepax_sweep(s, ok, 2, NULL, NULL, out), SEPAX_OK);
     cr_assert(out[0].hit == 0 && out[1].hit == 0 &&
               memcmp(&out[2], &before[2 * sizeof *out], sizeof out[2]) == 0);
+    sepax_vec2 at_limit[2] = {{SEPAX_SWEEP_LIMIT, 0}, {0, -SEPAX_SWEEP_LIMIT}};
+    cr_assert_eq(sepax_sweep(s, ok, 2, at_limit, v, out), SEPAX_OK);
+    cr_assert_eq(sepax_sweep(s, ok, 2, v, at_limit, out), SEPAX_OK);
     sepax_shapes_destroy(s);
 }
