@@ -1422,12 +1422,18 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_NONFINITE);
     bad.margin = 2e18f;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
+    /* the first floats past the limit, each side (a limit that drifted up would take them) */
+    const float past = nextafterf(SEPAX_COORD_LIMIT, INFINITY);
+    bad.margin = -past;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
     bad = o;
     bad.cell_size = INFINITY;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_NONFINITE);
     bad.cell_size = -1.0f;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
     bad.cell_size = 2e18f;
+    cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
+    bad.cell_size = past;
     cr_assert_eq(sepax_find_contacts(bp, s, &bad, &out, &count), SEPAX_ERR_RANGE);
     cr_assert_eq(count, 99, "count written on error");
     /* the grid alone checks its cell size the same way */
@@ -1437,6 +1443,7 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_broadphase_build(bp, s, -INFINITY), SEPAX_ERR_NONFINITE);
     cr_assert_eq(sepax_broadphase_build(bp, s, -1.0f), SEPAX_ERR_RANGE);
     cr_assert_eq(sepax_broadphase_build(bp, s, 2e18f), SEPAX_ERR_RANGE);
+    cr_assert_eq(sepax_broadphase_build(bp, s, past), SEPAX_ERR_RANGE);
     /* the arrays the test needs */
     sepax_contacts no_hits = {pairs, NULL, NULL, 64};
     sepax_frame_options col = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, 0};
@@ -1540,6 +1547,17 @@ Test(broadphase, contract) {
     cr_assert_eq(sepax_broadphase_query_aabb(bp, s, nanbox, ids, 8, &count), SEPAX_ERR_NONFINITE);
     sepax_aabb far = {{-3e18f, 0.0f}, {1.0f, 1.0f}};
     cr_assert_eq(sepax_broadphase_query_aabb(bp, s, far, ids, 8, &count), SEPAX_ERR_RANGE);
+    const float past_box = nextafterf(SEPAX_COORD_LIMIT, INFINITY);
+    for (int corner = 0; corner < 4; corner++) { /* each corner's coordinate just past */
+        sepax_aabb b = {{-1.0f, -1.0f}, {1.0f, 1.0f}};
+        float *f = corner == 0   ? &b.lower.x
+                   : corner == 1 ? &b.lower.y
+                   : corner == 2 ? &b.upper.x
+                                 : &b.upper.y;
+        *f = corner < 2 ? -past_box : past_box;
+        cr_assert_eq(sepax_broadphase_query_aabb(bp, s, b, ids, 8, &count), SEPAX_ERR_RANGE,
+                     "corner %d", corner);
+    }
     cr_assert_eq(sepax_broadphase_query_shape(bp, s, 100000, 0.0f, ids, 8, &count),
                  SEPAX_ERR_BAD_ID);
     sepax_ray nanray = {{0.0f, 0.0f}, {NAN, 1.0f}, 1.0f};
