@@ -1354,6 +1354,14 @@ Test(contract, misaligned_points) {
 /* The outputs of one object (an add's *out_id, a removal's *moved, the getters' *out, a
  * broadphase query's *count) are caller buffers like the arrays: misaligned for their types,
  * refused before anything is stored or written. */
+/* A broadphase with a grid over the fixture's shapes. */
+static sepax_broadphase *fixture_grid(void) {
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    cr_assert(sepax_broadphase_build(bp, store, 0.0f) == SEPAX_OK);
+    return bp;
+}
+
 Test(contract, misaligned_one_outputs) {
     const sepax_vec2 c = {5, 5}, d = {6, 5};
     MISALIGNED_OUT_FAILS(uint32_t, id, sepax_shapes_add_polygon(store, square, 4, id));
@@ -1373,9 +1381,7 @@ Test(contract, misaligned_one_outputs) {
     MISALIGNED_OUT_FAILS(sepax_backend, be, sepax_backend_from_name("scalar", be));
     MISALIGNED_OUT_FAILS(sepax_world_shape, w, sepax_ref_world(store, 2, w));
     /* the broadphase's queries, over a grid that has answers to write */
-    sepax_broadphase *bp = sepax_broadphase_create(NULL);
-    cr_assert(bp);
-    cr_assert(sepax_broadphase_build(bp, store, 0.0f) == SEPAX_OK);
+    sepax_broadphase *bp = fixture_grid();
     uint32_t ids[MAXS];
     sepax_ray_hit rh[MAXS];
     memset(ids, MARK, sizeof ids);
@@ -1473,9 +1479,7 @@ Test(contract, misaligned_one_inputs) {
     ST(SEPAX_OK, sepax_raycast_range(store, &across, 0, NFIX, rh));
 
     /* the broadphase: a ray query, a frame's options and output description */
-    sepax_broadphase *bp = sepax_broadphase_create(NULL);
-    cr_assert(bp);
-    cr_assert(sepax_broadphase_build(bp, store, 0.0f) == SEPAX_OK);
+    sepax_broadphase *bp = fixture_grid();
     uint32_t qids[MAXS];
     sepax_ray_hit qrh[MAXS];
     memset(qids, MARK, sizeof qids);
