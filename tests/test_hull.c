@@ -86,6 +86,14 @@ Test(hull, bad_inputs) {
     cr_expect(sepax_hull(line, 5, out, &n) == SEPAX_ERR_COLLINEAR);
     cr_expect(sepax_hull(same, 4, out, &n) == SEPAX_ERR_TOO_FEW_POINTS);
     cr_expect(sepax_hull(two, 4, out, &n) == SEPAX_ERR_TOO_FEW_POINTS);
+    /* points that merge within the tolerance (2^-20 of the size) to fewer than 3, not only
+     * exact copies: a triangle whose last two corners are 5e-7 apart at size 1, and two
+     * clusters each spread within it */
+    sepax_vec2 merged[3] = {{0, 0}, {1, 0}, {1, 5e-7f}};
+    sepax_vec2 clusters[6] = {{0, 0}, {3e-7f, 0},     {0, 3e-7f},
+                              {1, 1}, {1, 1 + 3e-7f}, {1 - 3e-7f, 1}};
+    cr_expect(sepax_hull(merged, 3, out, &n) == SEPAX_ERR_TOO_FEW_POINTS);
+    cr_expect(sepax_hull(clusters, 6, out, &n) == SEPAX_ERR_TOO_FEW_POINTS);
     cr_expect(sepax_hull(nan_pt, 3, out, &n) == SEPAX_ERR_NONFINITE);
     cr_expect(sepax_hull(far_pt, 3, out, &n) == SEPAX_ERR_RANGE);
     cr_expect(sepax_hull(many, SEPAX_HULL_MAX_POINTS + 1, out, &n) == SEPAX_ERR_COUNT);

@@ -446,3 +446,41 @@ Test(reorder, grid_order_puts_the_store_in_grid_order) {
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }
+
+/* Every id a shape has had stays refused after later reorders: an index's generation moves on
+ * at each reuse, and wraps only after 256 (README, "Keeping the store in spatial order"). Shape
+ * A's first id, after A moved away and C moved into A's first index, must not name C; and over
+ * ten random reorders no earlier id of any index names a shape again. */
+Test(reorder, old_ids_stay_refused_across_reorders) {
+    sepax_shapes *s = sepax_shapes_create(3);
+    uint32_t id[3];
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){10.0f * (float)i, 0}, 1, &id[i]),
+                     SEPAX_OK);
+    const uint32_t swap[3] = {1, 0, 2}, turn[3] = {2, 1, 0};
+    cr_assert_eq(sepax_shapes_reorder(s, swap, 3, NULL), SEPAX_OK); /* B to 0, A to 1 */
+    cr_assert_eq(sepax_shapes_reorder(s, turn, 3, NULL), SEPAX_OK); /* C to 0 */
+    sepax_shape_view v;
+    cr_assert_eq(sepax_shapes_view(s, id[0], &v), SEPAX_ERR_STALE_ID, "A's first id names a shape");
+    sepax_shapes_destroy(s);
+
+    enum { N = 64, ROUNDS = 10 };
+    s = mixed_store(N, 3);
+    uint32_t seen[(ROUNDS + 1) * N], nseen = 0, order[N];
+    for (uint32_t i = 0; i < N; i++) seen[nseen++] = sepax_shapes_id(s, i);
+    wl_rng r = {17};
+    for (int round = 0; round < ROUNDS; round++) {
+        shuffle(order, N, &r);
+        cr_assert_eq(sepax_shapes_reorder(s, order, N, NULL), SEPAX_OK);
+        for (uint32_t i = 0; i < N; i++) seen[nseen++] = sepax_shapes_id(s, i);
+        /* every id seen so far names a shape only if it is a current one */
+        for (uint32_t k = 0; k < nseen; k++) {
+            int current = 0;
+            for (uint32_t i = 0; i < N; i++) current |= seen[k] == sepax_shapes_id(s, i);
+            if (!current)
+                cr_assert_eq(sepax_shapes_view(s, seen[k], &v), SEPAX_ERR_STALE_ID,
+                             "round %d: old id %#x names a shape", round, seen[k]);
+        }
+    }
+    sepax_shapes_destroy(s);
+}

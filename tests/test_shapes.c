@@ -100,7 +100,12 @@ Test(shapes, welds_duplicates_and_drops_straight_vertices) {
     EXPECT_STATUS(mid, 5, SEPAX_OK);
     sepax_vec2 closing[5] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}};
     EXPECT_STATUS(closing, 5, SEPAX_OK);
-    for (uint32_t id = 0; id < 3; id++) {
+    /* a near copy, within the weld tolerance (2^-20 of the size) but not exact, is gone too:
+     * welded, or dropped as a straight vertex (within the tolerance the two rules overlap, so
+     * this does not tell them apart; contract::same_points pins the weld by its status) */
+    sepax_vec2 near[5] = {{0, 0}, {1, 0}, {1 + 4e-7f, 4e-7f}, {1, 1}, {0, 1}};
+    EXPECT_STATUS(near, 5, SEPAX_OK);
+    for (uint32_t id = 0; id < 4; id++) {
         sepax_shape_view v;
         sepax_shapes_view(store, id, &v);
         cr_expect(v.count == 4, "shape %u has %d vertices", id, v.count);

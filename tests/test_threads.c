@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+
 #include "sepax_ref.h"
 #include "workload.h"
 
@@ -135,6 +137,18 @@ static int race_first_use(int threads) {
     return differ;
 }
 
+/* The threads of this process as Linux lists them (/proc/self/task), or -1 where it does not:
+ * how the driver sees that the built-in pool started its helpers, which the frames' results
+ * (the same on one thread by design) cannot show. */
+static int os_threads(void) {
+    DIR *d = opendir("/proc/self/task");
+    if (!d) return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
 int main(int argc, char **argv) {
     int threads = 4, rounds = 3;
     wl_config cfg = wl_default();
@@ -222,8 +236,16 @@ int main(int argc, char **argv) {
     {
         sepax_broadphase_config cfg1 = {1, NULL, NULL, 0},
                                 cfgn = {(uint32_t)threads, NULL, NULL, 1};
+        int before = os_threads();
         sepax_broadphase *one = sepax_broadphase_create(&cfg1),
                          *many = sepax_broadphase_create(&cfgn);
+        int started = os_threads() - before;
+        /* the pool of `threads` runs threads - 1 helpers beside the caller; one thread, none */
+        if (before >= 0) {
+            printf("%s the pool of %d threads started %d helper threads\n",
+                   started == threads - 1 ? "ok  " : "FAIL", threads, started);
+            frame_bad += started != threads - 1;
+        }
         size_t cap = (size_t)count * 16;
         sepax_pair *p1 = malloc(cap * sizeof *p1), *pn = malloc(cap * sizeof *pn);
         sepax_manifold *m1 = malloc(cap * sizeof *m1), *mn = malloc(cap * sizeof *mn);
