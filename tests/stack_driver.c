@@ -186,14 +186,16 @@ static void inline_for(sepax_task_fn *fn, uint32_t count, void *task_context, vo
     fn(count / 2, count, 1, task_context);
 }
 
-static sepax_status frame(world *w, const sepax_scheduler *sched, int test, int update) {
+static sepax_status frame(world *w, const sepax_scheduler *sched, const sepax_pose *poses, int test,
+                          int update) {
     sepax_broadphase_config cfg = {1, sched, NULL, 1};
     sepax_broadphase *bp = sepax_broadphase_create(&cfg);
     if (!bp) return SEPAX_ERR_NOMEM;
     sepax_frame_options o = {test, 0.05f, 0.0f, update};
     sepax_contacts out = {w->frame_pairs, w->frame_hits, w->frame_man, w->frame_cap};
     size_t count = 0;
-    sepax_status st = sepax_find_contacts(bp, w->store, &o, &out, &count);
+    sepax_status st = poses ? sepax_find_contacts_posed(bp, w->store, poses, &o, &out, &count)
+                            : sepax_find_contacts(bp, w->store, &o, &out, &count);
     sepax_broadphase_destroy(bp);
     return st;
 }
@@ -219,24 +221,24 @@ static sepax_status run_bp_queries(world *w) {
 /* raycast_range while the rows lag the records (after a frame's SEPAX_UPDATE_FRAME): its
  * pieces of rays through the pair kernel */
 static sepax_status run_raycast_range_stale(world *w) {
-    sepax_status st = frame(w, NULL, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_FRAME);
+    sepax_status st = frame(w, NULL, NULL, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_FRAME);
     if (st == SEPAX_OK)
         st =
             sepax_raycast_range(w->store, &w->rays[0], 0, sepax_shapes_count(w->store), w->ray_hit);
     return st == SEPAX_OK ? sepax_shapes_update(w->store) : st;
 }
 static sepax_status run_frame_manifold(world *w) {
-    return frame(w, NULL, SEPAX_TEST_MANIFOLD, SEPAX_UPDATE_ALL);
+    return frame(w, NULL, NULL, SEPAX_TEST_MANIFOLD, SEPAX_UPDATE_ALL);
 }
 static sepax_status run_frame_collide_lazy(world *w) {
-    sepax_status st = frame(w, NULL, SEPAX_TEST_COLLIDE, SEPAX_UPDATE_LAZY);
+    sepax_status st = frame(w, NULL, NULL, SEPAX_TEST_COLLIDE, SEPAX_UPDATE_LAZY);
     return st == SEPAX_OK ? sepax_shapes_update(w->store) : st;
 }
 static sepax_status run_frame_scheduler(world *w) {
     sepax_scheduler s = {inline_for, 2, NULL};
     sepax_status st = SEPAX_OK;
     for (int t = SEPAX_TEST_AABB; t <= SEPAX_TEST_MANIFOLD && st == SEPAX_OK; t++)
-        st = frame(w, &s, t, SEPAX_UPDATE_FRAME);
+        st = frame(w, &s, NULL, t, SEPAX_UPDATE_FRAME);
     return st == SEPAX_OK ? sepax_shapes_update(w->store) : st;
 }
 
@@ -244,14 +246,7 @@ static sepax_status run_frame_scheduler(world *w) {
  * store passes on the caller's scheduler too */
 static sepax_status run_frame_posed(world *w) {
     sepax_scheduler s = {inline_for, 2, NULL};
-    sepax_broadphase_config cfg = {1, &s, NULL, 1};
-    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
-    if (!bp) return SEPAX_ERR_NOMEM;
-    sepax_frame_options o = {SEPAX_TEST_MANIFOLD, 0.05f, 0.0f, SEPAX_UPDATE_FRAME};
-    sepax_contacts out = {w->frame_pairs, w->frame_hits, w->frame_man, w->frame_cap};
-    size_t count = 0;
-    sepax_status st = sepax_find_contacts_posed(bp, w->store, w->poses, &o, &out, &count);
-    sepax_broadphase_destroy(bp);
+    sepax_status st = frame(w, &s, w->poses, SEPAX_TEST_MANIFOLD, SEPAX_UPDATE_FRAME);
     return st == SEPAX_OK ? sepax_shapes_update(w->store) : st;
 }
 
