@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "misaligned.h"
 
 #ifdef SEPAX_HAVE_AVX512
 #include <cpuid.h>
@@ -98,7 +99,7 @@ const char *sepax_backend_name(sepax_backend backend) {
 
 sepax_status sepax_backend_from_name(const char *name, sepax_backend *out) {
     if (!name || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_backend)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_backend)) return SEPAX_ERR_MISALIGNED;
     if (strcmp(name, "auto") == 0) {
         *out = SEPAX_BACKEND_AUTO;
         return SEPAX_OK;

@@ -12,6 +12,7 @@
 
 #include "broadphase.h"
 #include "clock.h"
+#include "misaligned.h"
 
 static void serial_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user) {
     (void)user;
@@ -21,11 +22,10 @@ static void serial_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user)
 sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config) {
     sepax_broadphase_config cfg = {1, NULL, NULL, 0};
     /* each struct is read through its pointer: misaligned, refused like a bad field */
-    if ((uintptr_t)config % _Alignof(sepax_broadphase_config)) return NULL;
+    if (MISALIGNED(config, sepax_broadphase_config)) return NULL;
     if (config) cfg = *config;
     sepax_allocator mem = sepax_libc_allocator();
-    if ((uintptr_t)cfg.allocator % _Alignof(sepax_allocator) ||
-        (uintptr_t)cfg.scheduler % _Alignof(sepax_scheduler))
+    if (MISALIGNED(cfg.allocator, sepax_allocator) || MISALIGNED(cfg.scheduler, sepax_scheduler))
         return NULL;
     if (cfg.allocator) {
         if (!cfg.allocator->alloc || !cfg.allocator->free) return NULL;
@@ -546,8 +546,8 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
                                 const sepax_frame_options *o, const sepax_contacts *out,
                                 const size_t *count, float *margin) {
     if (!bp || !store || !o || !out || !count) return SEPAX_ERR_NULL;
-    if ((uintptr_t)count % _Alignof(size_t) || (uintptr_t)o % _Alignof(sepax_frame_options) ||
-        (uintptr_t)out % _Alignof(sepax_contacts))
+    if (MISALIGNED(count, size_t) || MISALIGNED(o, sepax_frame_options) ||
+        MISALIGNED(out, sepax_contacts))
         return SEPAX_ERR_MISALIGNED;
     if (o->test < SEPAX_TEST_AABB || o->test > SEPAX_TEST_MANIFOLD) return SEPAX_ERR_BAD_OPTION;
     if (o->update < SEPAX_UPDATE_NONE || o->update > SEPAX_UPDATE_LAZY) return SEPAX_ERR_BAD_OPTION;
@@ -560,10 +560,9 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
         if (!out->pairs || (o->test == SEPAX_TEST_COLLIDE && !out->hits) ||
             (o->test == SEPAX_TEST_MANIFOLD && !out->manifolds))
             return SEPAX_ERR_NULL;
-        if ((uintptr_t)out->pairs % _Alignof(sepax_pair) ||
-            (o->test == SEPAX_TEST_COLLIDE && (uintptr_t)out->hits % _Alignof(sepax_hit)) ||
-            (o->test == SEPAX_TEST_MANIFOLD &&
-             (uintptr_t)out->manifolds % _Alignof(sepax_manifold)))
+        if (MISALIGNED(out->pairs, sepax_pair) ||
+            (o->test == SEPAX_TEST_COLLIDE && MISALIGNED(out->hits, sepax_hit)) ||
+            (o->test == SEPAX_TEST_MANIFOLD && MISALIGNED(out->manifolds, sepax_manifold)))
             return SEPAX_ERR_MISALIGNED;
     }
     /* records a lazy frame left behind: only the bounds may be read */
@@ -664,7 +663,7 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
     if (st == SEPAX_OK && posed && store->count) {
         if (!poses)
             st = SEPAX_ERR_NULL;
-        else if ((uintptr_t)poses % _Alignof(sepax_pose))
+        else if (MISALIGNED(poses, sepax_pose))
             st = SEPAX_ERR_MISALIGNED;
     }
     const sepax_kernel *k = NULL;
@@ -813,7 +812,7 @@ sepax_status sepax_broadphase_build(sepax_broadphase *bp, const sepax_shapes *st
 
 sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp, sepax_broadphase_stats *out) {
     if (!bp || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_broadphase_stats)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_broadphase_stats)) return SEPAX_ERR_MISALIGNED;
     sepax_broadphase_stats s = {0};
     if (bp->built) {
         s.shapes = bp->n;

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "broadphase.h"
+#include "misaligned.h"
 
 /* A query's results so far. */
 typedef struct sink {
@@ -38,8 +39,7 @@ static sepax_status check_out(const sepax_broadphase *bp, const sepax_shapes *st
                               const void *ids, size_t capacity, const size_t *count) {
     if (!bp || !store || !count) return SEPAX_ERR_NULL;
     if (capacity && !ids) return SEPAX_ERR_NULL;
-    if ((uintptr_t)ids % _Alignof(uint32_t) || (uintptr_t)count % _Alignof(size_t))
-        return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(ids, uint32_t) || MISALIGNED(count, size_t)) return SEPAX_ERR_MISALIGNED;
     return SEPAX_OK;
 }
 
@@ -273,8 +273,7 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;
-    if ((uintptr_t)hits % _Alignof(sepax_ray_hit) || (uintptr_t)ray % _Alignof(sepax_ray))
-        return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(hits, sepax_ray_hit) || MISALIGNED(ray, sepax_ray)) return SEPAX_ERR_MISALIGNED;
     if ((st = sepax_ray_check(ray)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
@@ -320,7 +319,7 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
 sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shapes *store,
                                     uint32_t *order, uint32_t count) {
     if (!bp || !store || (!order && count > 0)) return SEPAX_ERR_NULL;
-    if ((uintptr_t)order % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(order, uint32_t)) return SEPAX_ERR_MISALIGNED;
     if (!bp->built) return SEPAX_ERR_NO_GRID;
     if (count != store->count || count != bp->n) return SEPAX_ERR_COUNT;
     /* every id current: the grid holds each index below count exactly once */

@@ -3,6 +3,7 @@
  * polygon construction itself, so a hull is always a polygon the store takes. */
 #include <math.h>
 
+#include "misaligned.h"
 #include "polygon.h"
 
 static int by_x_then_y(sepax_vec2 a, sepax_vec2 b) {
@@ -92,8 +93,7 @@ static int close_to(sepax_vec2 a, sepax_vec2 b, double tol) {
 
 sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, int *out_count) {
     if (!points || !out || !out_count) return SEPAX_ERR_NULL;
-    if ((uintptr_t)points % _Alignof(sepax_vec2) || (uintptr_t)out % _Alignof(sepax_vec2) ||
-        (uintptr_t)out_count % _Alignof(int))
+    if (MISALIGNED(points, sepax_vec2) || MISALIGNED(out, sepax_vec2) || MISALIGNED(out_count, int))
         return SEPAX_ERR_MISALIGNED;
     if (count < 0 || count > SEPAX_HULL_MAX_POINTS) return SEPAX_ERR_COUNT;
     if (count < 3) return SEPAX_ERR_TOO_FEW_POINTS;

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "kernel.h"
+#include "misaligned.h"
 
 /* Whether every id of the list names a live shape: branch-free, so the scan
  * stays cheap next to the queries it guards. */
@@ -44,7 +45,7 @@ sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin) {
     *margin = 0.0f;
     if (!opt) return SEPAX_OK;
     /* read through, so aligned like any input (a misaligned read is undefined behaviour) */
-    if ((uintptr_t)opt % _Alignof(sepax_query_options)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(opt, sepax_query_options)) return SEPAX_ERR_MISALIGNED;
     if (!isfinite(opt->margin)) return SEPAX_ERR_NONFINITE;
     if (fabsf(opt->margin) > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
     *margin = opt->margin + 0.0f; /* -0 is 0 */
@@ -83,8 +84,7 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
     sepax_status st = options_of(opt, no_margin, margin, work);
     if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
-        return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(pairs, sepax_pair) || (uintptr_t)out % out_align) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
     if ((st = apart(*work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
         (st = apart(*work, out, n * out_size)) != SEPAX_OK)
@@ -183,7 +183,7 @@ sepax_status sepax_collide_manifold(const sepax_shapes *store, const sepax_pair 
  * when it fails, the first bad velocity's status. */
 static sepax_status check_velocities(const sepax_vec2 *v, size_t n) {
     if (!v) return SEPAX_OK;
-    if ((uintptr_t)v % _Alignof(sepax_vec2)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(v, sepax_vec2)) return SEPAX_ERR_MISALIGNED;
     int ok = 1;
     for (size_t i = 0; i < n; i++)
         ok &= (fabsf(v[i].x) <= SEPAX_SWEEP_LIMIT) & (fabsf(v[i].y) <= SEPAX_SWEEP_LIMIT);
@@ -342,8 +342,8 @@ sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
     if (checked != SEPAX_OK) return checked;
     if (n == 0) return SEPAX_OK;
     if (!rays || !shapes || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)rays % _Alignof(sepax_ray) || (uintptr_t)shapes % _Alignof(uint32_t) ||
-        (uintptr_t)out % _Alignof(sepax_ray_hit))
+    if (MISALIGNED(rays, sepax_ray) || MISALIGNED(shapes, uint32_t) ||
+        MISALIGNED(out, sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
     if ((checked = apart(work, rays, n * sizeof *rays)) != SEPAX_OK ||
@@ -378,14 +378,14 @@ sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays, con
 sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
                                  size_t count, sepax_ray_hit *out) {
     if (!store || !ray) return SEPAX_ERR_NULL;
-    if ((uintptr_t)ray % _Alignof(sepax_ray)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(ray, sepax_ray)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_ray_check(ray);
     if (st != SEPAX_OK) return st;
     uint32_t total = store->count;
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);

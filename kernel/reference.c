@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "misaligned.h"
 #include "reference.h"
 
 typedef sepax_ref_answer answer;
@@ -178,8 +179,7 @@ sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *
     sepax_status st = get_margin(opt, margin);
     if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)pairs % _Alignof(sepax_pair) || (uintptr_t)out % out_align)
-        return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(pairs, sepax_pair) || (uintptr_t)out % out_align) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
     uint32_t count = sepax_shapes_count(store);
     for (size_t i = 0; i < n; i++) { /* an id is live when it is the id at its index */
@@ -274,7 +274,7 @@ sepax_status sepax_ref_overlap_one(const sepax_shapes *store, uint32_t probe, ui
  * bound the vertices and grow the box by the radius. */
 sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world_shape *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_world_shape)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_world_shape)) return SEPAX_ERR_MISALIGNED;
     sepax_local_shape local;
     sepax_pose pose;
     sepax_status st = sepax_shapes_local(store, id, &local);

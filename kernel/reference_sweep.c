@@ -28,6 +28,7 @@
  * the equivalence tests hold it to this. */
 #include <math.h>
 
+#include "misaligned.h"
 #include "reference.h"
 
 static float dot(float ax, float ay, float bx, float by) { return ax * bx + ay * by; }
@@ -177,7 +178,7 @@ static sepax_sweep_hit pair_sweep(const sepax_shape_view *a, const sepax_shape_v
 
 static sepax_status check_velocities(const sepax_vec2 *v, size_t n) {
     if (!v) return SEPAX_OK;
-    if ((uintptr_t)v % _Alignof(sepax_vec2)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(v, sepax_vec2)) return SEPAX_ERR_MISALIGNED;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(v[i].x) || !isfinite(v[i].y)) return SEPAX_ERR_NONFINITE;
         if (fabsf(v[i].x) > SEPAX_SWEEP_LIMIT || fabsf(v[i].y) > SEPAX_SWEEP_LIMIT)
@@ -239,8 +240,8 @@ sepax_status sepax_ref_raycast(const sepax_shapes *store, const sepax_ray *rays,
     if (!store) return SEPAX_ERR_NULL;
     if (n == 0) return SEPAX_OK;
     if (!rays || !shapes || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)rays % _Alignof(sepax_ray) || (uintptr_t)shapes % _Alignof(uint32_t) ||
-        (uintptr_t)out % _Alignof(sepax_ray_hit))
+    if (MISALIGNED(rays, sepax_ray) || MISALIGNED(shapes, uint32_t) ||
+        MISALIGNED(out, sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
     sepax_shape_view v;
@@ -271,7 +272,7 @@ sepax_status sepax_ref_raycast_range(const sepax_shapes *store, const sepax_ray 
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
     if ((st = sepax_ref_world_current(store)) != SEPAX_OK) return st;
     for (size_t k = 0; k < count; k++) {
         sepax_shape_view v;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "misaligned.h"
 #include "store.h"
 
 #define L SEPAX_BLOCK_LANES
@@ -99,8 +100,7 @@ static void permute(sepax_shapes *s, const uint32_t *order, uint32_t count, void
 sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order, uint32_t count,
                                   uint32_t *new_ids) {
     if (!store || (!order && count > 0)) return SEPAX_ERR_NULL;
-    if ((uintptr_t)order % _Alignof(uint32_t) || (uintptr_t)new_ids % _Alignof(uint32_t))
-        return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(order, uint32_t) || MISALIGNED(new_ids, uint32_t)) return SEPAX_ERR_MISALIGNED;
     if (count != store->count) return SEPAX_ERR_COUNT;
     if (count == 0) return SEPAX_OK;
     sepax_status st = check_permutation(store->kind, order, count);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernel.h"
+#include "misaligned.h"
 #include "rot_poly.h"
 #include "sepax.h"
 
@@ -69,8 +70,7 @@ sepax_rotation sepax_rot(float angle) {
 sepax_status sepax_rot_many(const float *angles, size_t n, sepax_rotation *out) {
     if (n == 0) return SEPAX_OK;
     if (!angles || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)angles % _Alignof(float) || (uintptr_t)out % _Alignof(sepax_rotation))
-        return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(angles, float) || MISALIGNED(out, sepax_rotation)) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof *out) return SEPAX_ERR_COUNT;
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);

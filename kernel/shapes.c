@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernel.h"
+#include "misaligned.h"
 #include "pose_rules.h"
 #include "shape_build.h"
 #include "store.h"
@@ -103,7 +104,7 @@ static int store_resize(sepax_shapes *s, size_t cap) {
 sepax_shapes *sepax_shapes_create_with(size_t capacity, const sepax_allocator *allocator) {
     if (capacity > SEPAX_STORE_MAX_SHAPES) return NULL;
     sepax_allocator mem = sepax_libc_allocator();
-    if ((uintptr_t)allocator % _Alignof(sepax_allocator)) return NULL; /* read through */
+    if (MISALIGNED(allocator, sepax_allocator)) return NULL; /* read through */
     if (allocator) {
         if (!allocator->alloc || !allocator->free) return NULL;
         mem = *allocator;
@@ -252,8 +253,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
 sepax_status sepax_shapes_add_rounded(sepax_shapes *store, const sepax_vec2 *points, int count,
                                       float radius, uint32_t *out_id) {
     if (!store || !points || !out_id) return SEPAX_ERR_NULL;
-    if ((uintptr_t)points % _Alignof(sepax_vec2) || (uintptr_t)out_id % _Alignof(uint32_t))
-        return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(points, sepax_vec2) || MISALIGNED(out_id, uint32_t)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_polygon(points, count, radius, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -267,7 +267,7 @@ sepax_status sepax_shapes_add_polygon(sepax_shapes *store, const sepax_vec2 *poi
 sepax_status sepax_shapes_add_circle(sepax_shapes *store, sepax_vec2 center, float radius,
                                      uint32_t *out_id) {
     if (!store || !out_id) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out_id % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out_id, uint32_t)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_circle(center, radius, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -276,7 +276,7 @@ sepax_status sepax_shapes_add_circle(sepax_shapes *store, sepax_vec2 center, flo
 sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 p0, sepax_vec2 p1,
                                       float radius, uint32_t *out_id) {
     if (!store || !out_id) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out_id % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out_id, uint32_t)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_capsule(p0, p1, radius, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -285,7 +285,7 @@ sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 p0, sepax_
 sepax_status sepax_shapes_add_box(sepax_shapes *store, float half_width, float half_height,
                                   uint32_t *out_id) {
     if (!store || !out_id) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out_id % _Alignof(uint32_t)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out_id, uint32_t)) return SEPAX_ERR_MISALIGNED;
     sepax_shape_src src;
     sepax_status st = sepax_build_box(half_width, half_height, &src);
     return st == SEPAX_OK ? insert(store, &src, out_id) : st;
@@ -351,7 +351,7 @@ static sepax_move remove_at(sepax_shapes *s, uint32_t i) {
 
 sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sepax_move *moved) {
     if (!store) return SEPAX_ERR_NULL;
-    if ((uintptr_t)moved % _Alignof(sepax_move)) return SEPAX_ERR_MISALIGNED; /* NULL passes */
+    if (MISALIGNED(moved, sepax_move)) return SEPAX_ERR_MISALIGNED; /* NULL passes */
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     sepax_move mv = remove_at(store, sepax_id_index(id));
@@ -378,8 +378,7 @@ static void fill_hole(sepax_shapes *s, uint32_t h, sepax_move *moved, uint32_t *
 sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids, uint32_t n,
                                       sepax_move *moved, uint32_t *moves) {
     if (!store) return SEPAX_ERR_NULL;
-    if ((uintptr_t)moved % _Alignof(sepax_move) || (uintptr_t)moves % _Alignof(uint32_t) ||
-        (uintptr_t)ids % _Alignof(uint32_t))
+    if (MISALIGNED(moved, sepax_move) || MISALIGNED(moves, uint32_t) || MISALIGNED(ids, uint32_t))
         return SEPAX_ERR_MISALIGNED; /* NULL passes */
     if (n == 0) {
         if (moves) *moves = 0;
@@ -430,7 +429,7 @@ sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids, 
 
 sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_shape_view *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_shape_view)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_shape_view)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
@@ -450,7 +449,7 @@ sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id, sepax_sha
 
 sepax_status sepax_shapes_local(const sepax_shapes *store, uint32_t id, sepax_local_shape *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_local_shape)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_local_shape)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     uint32_t i = sepax_id_index(id);
@@ -507,7 +506,7 @@ sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t 
     if (first > store->count || count > (size_t)(store->count - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!poses) return SEPAX_ERR_NULL;
-    if ((uintptr_t)poses % _Alignof(sepax_pose)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(poses, sepax_pose)) return SEPAX_ERR_MISALIGNED;
     /* the whole batch in one pass without a branch per pose (a game sets every pose every
      * frame); without a chosen kernel (a bad SEPAX_BACKEND), the scalar copy's */
     const sepax_kernel *k;
@@ -526,14 +525,14 @@ sepax_status sepax_shapes_set_filters(sepax_shapes *store, uint32_t first, size_
     if (first > store->count || count > (size_t)(store->count - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!filters) return SEPAX_ERR_NULL;
-    if ((uintptr_t)filters % _Alignof(sepax_filter)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(filters, sepax_filter)) return SEPAX_ERR_MISALIGNED;
     memcpy(&store->filter[first], filters, count * sizeof *filters);
     return SEPAX_OK;
 }
 
 sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id, sepax_filter *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_filter)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_filter)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     *out = store->filter[sepax_id_index(id)];
@@ -542,7 +541,7 @@ sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id, sep
 
 sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id, sepax_pose *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_pose)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_pose)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     uint32_t i = sepax_id_index(id);
@@ -554,7 +553,7 @@ sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t id, sepax
 
 sepax_status sepax_shapes_aabb(const sepax_shapes *store, uint32_t id, sepax_aabb *out) {
     if (!store || !out) return SEPAX_ERR_NULL;
-    if ((uintptr_t)out % _Alignof(sepax_aabb)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(out, sepax_aabb)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     uint32_t i = sepax_id_index(id);
