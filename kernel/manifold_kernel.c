@@ -51,9 +51,12 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
 }
 #else
 
-/* The faces listed at a time: the list on the stack, the lane buffers (about 14 KB with 8
- * lanes) in the call's work memory or, without any, on the stack too. */
-#define FACE_LIST 128
+/* The faces listed at a time: the list on the stack, the lane buffers (about 27 KB) in the
+ * call's work memory or, without any, on the stack too. Each list's last step is padded to
+ * whole lanes, and with half the pairs touching a list of 128 held about 64 faces: 256
+ * halves that waste (polygon manifolds, SSE4.1 41.6-42.3 -> 37.4-37.5 ns a pair, AVX-512
+ * 23.2-23.8 -> 22.7-23.1; 384 no better; docs/performance.md, "Longer face lists"). */
+#define FACE_LIST 256
 
 /* Which of the four candidate points a contact is (see the file comment). */
 enum { PT_J = 0, PT_J2 = 1, PT_CROSS_LO = 2, PT_CROSS_HI = 3, PT_NONE = 4 };
