@@ -51,11 +51,12 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
 }
 #else
 
-/* The faces listed at a time: the list on the stack, the lane buffers (about 27 KB) in the
+/* The pairs listed at a time: the list on the stack, the lane buffers (about 27 KB) in the
  * call's work memory or, without any, on the stack too. Each list's last step is padded to
- * whole lanes, and with half the pairs touching a list of 128 held about 64 faces: 256
- * halves that waste (polygon manifolds, SSE4.1 41.6-42.3 -> 37.4-37.5 ns a pair, AVX-512
- * 23.2-23.8 -> 22.7-23.1; 384 no better; docs/performance.md, "Longer face lists"). */
+ * whole lanes and each list pays its loops' setup; with half the pairs touching, a list of
+ * 128 held about 64 faces. 256 took polygon manifolds from 41.6-42.3 to 37.4-37.5 ns a pair
+ * (SSE4.1) and 23.2-23.8 to 22.7-23.1 (AVX-512); 384 was no better (docs/performance.md,
+ * "Longer face lists for the contact step"). */
 #define FACE_LIST 256
 
 /* Which of the four candidate points a contact is (see the file comment). */
