@@ -51,13 +51,18 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
 }
 #else
 
-/* The pairs listed at a time: the list on the stack, the lane buffers (about 27 KB) in the
- * call's work memory or, without any, on the stack too. Each list's last step is padded to
- * whole lanes and each list pays its loops' setup; with half the pairs touching, a list of
- * 128 held about 64 faces. 256 took polygon manifolds from 41.6-42.3 to 37.4-37.5 ns a pair
- * (SSE4.1) and 23.2-23.8 to 22.7-23.1 (AVX-512); 384 was no better (docs/performance.md,
- * "Longer face lists for the contact step"). */
+/* The hits gathered and run through the lanes at a time (the lane buffers, about 36 KB with
+ * the span's lists below, in the call's work memory or, without any, on the stack). Pieces of
+ * 256 pairs instead of 128, each listed and run on its own, took polygon manifolds from
+ * 41.6-42.3 to 37.4-37.5 ns a pair (SSE4.1) and 23.2-23.8 to 22.7-23.1 (AVX-512); then
+ * listing a whole span's hits first, so that only its last batch is padded to whole steps,
+ * took mixed kinds from 26.6 to 25.3-25.6 (AVX-512) and 43.9-44.1 to 41.4-42.5 (SSE4.1)
+ * (docs/performance.md, "Longer face lists for the contact step"). */
 #define FACE_LIST 256
+/* The pairs whose hits are listed at once: a call's pairs come in chunks of this many
+ * (queries.c's MANIFOLD_CHUNK), a frame's in batches of fewer. */
+#define HIT_SPAN 1024
+_Static_assert(HIT_SPAN % FACE_LIST == 0 && FACE_LIST % 16 == 0, "whole batches, whole steps");
 
 /* Which of the four candidate points a contact is (see the file comment). */
 enum { PT_J = 0, PT_J2 = 1, PT_CROSS_LO = 2, PT_CROSS_HI = 3, PT_NONE = 4 };
@@ -89,6 +94,8 @@ typedef struct face_batch {
     _Alignas(64) float k[BATCH];
     _Alignas(64) float k2[BATCH];
     _Alignas(64) float ref_is_b[BATCH];
+    /* the span's face hits and closest-vertices hits, by their place in the span */
+    uint32_t list[HIT_SPAN + LANES], vlist[HIT_SPAN + LANES];
 } face_batch;
 
 static _Alignas(64) const float k_zero[LANES] = {0};
@@ -490,32 +497,39 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         memset(fb->r_ref, 0, sizeof fb->r_ref);
         memset(fb->r_inc, 0, sizeof fb->r_inc);
     }
-    for (size_t base = 0; base < n; base += FACE_LIST) {
-        size_t len = n - base < FACE_LIST ? n - base : FACE_LIST;
+    for (size_t base = 0; base < n; base += HIT_SPAN) {
+        size_t len = n - base < HIT_SPAN ? n - base : HIT_SPAN;
         const sepax_pair *p = pairs + base;
         const sepax_hit *h = hits + base;
         const uint8_t *ax = axes + base;
         sepax_manifold *o = out + base;
-        uint32_t list[BATCH], vlist[BATCH];
+        uint32_t *list = fb->list, *vlist = fb->vlist;
         size_t nv = 0, nf = vertex_hits ? list_hits(h, ax, len, o, list, vlist, &nv, 1)
                                         : list_hits(h, ax, len, o, list, vlist, &nv, 0);
-        if (nf) {
-            size_t steps = (nf + LANES - 1) / LANES * LANES;
-            for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
+        /* only the span's last batch is padded to whole steps */
+        size_t steps = (nf + LANES - 1) / LANES * LANES;
+        for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
+        for (size_t f0 = 0; f0 < nf; f0 += FACE_LIST) {
+            const uint32_t *fl = list + f0;
+            size_t cnt = nf - f0 < FACE_LIST ? nf - f0 : FACE_LIST;
+            size_t cs = steps - f0 < FACE_LIST ? steps - f0 : FACE_LIST;
             if (curved)
-                for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]], 1);
+                for (size_t l = 0; l < cs; l++) gather(fb, l, st, p[fl[l]], ax[fl[l]], 1);
             else
-                for (size_t l = 0; l < steps; l++) gather(fb, l, st, p[list[l]], ax[list[l]], 0);
-            for (size_t l = 0; l < steps; l += LANES) face_step(fb, l, margin);
-            for (size_t l = 0; l < nf; l++) scatter(fb, l, &h[list[l]], &o[list[l]]);
+                for (size_t l = 0; l < cs; l++) gather(fb, l, st, p[fl[l]], ax[fl[l]], 0);
+            for (size_t l = 0; l < cs; l += LANES) face_step(fb, l, margin);
+            for (size_t l = 0; l < cnt; l++) scatter(fb, l, &h[fl[l]], &o[fl[l]]);
         }
-        if (nv) {
-            size_t steps = (nv + LANES - 1) / LANES * LANES;
-            for (size_t l = nv; l < steps; l++) vlist[l] = vlist[nv - 1];
-            for (size_t l = 0; l < steps; l += LANES) {
+        size_t vsteps = (nv + LANES - 1) / LANES * LANES;
+        for (size_t l = nv; l < vsteps; l++) vlist[l] = vlist[nv - 1];
+        for (size_t v0 = 0; v0 < nv; v0 += FACE_LIST) {
+            const uint32_t *vl = vlist + v0;
+            size_t cnt = nv - v0 < FACE_LIST ? nv - v0 : FACE_LIST;
+            size_t cs = vsteps - v0 < FACE_LIST ? vsteps - v0 : FACE_LIST;
+            for (size_t l = 0; l < cs; l += LANES) {
                 int na = 1, nb = 1; /* the most vertices of the step's shapes */
                 for (size_t k = l; k < l + LANES; k++) {
-                    size_t i = vlist[k];
+                    size_t i = vl[k];
                     int va = st->nverts[p[i].a & SEPAX_ID_INDEX_MASK];
                     int vb = st->nverts[p[i].b & SEPAX_ID_INDEX_MASK];
                     na = va > na ? va : na;
@@ -524,7 +538,7 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
                 }
                 vertex_step(fb, l, na, nb);
             }
-            for (size_t l = 0; l < nv; l++) scatter(fb, l, &h[vlist[l]], &o[vlist[l]]);
+            for (size_t l = 0; l < cnt; l++) scatter(fb, l, &h[vl[l]], &o[vl[l]]);
         }
     }
 }
