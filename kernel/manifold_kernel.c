@@ -486,6 +486,19 @@ static inline __attribute__((always_inline)) size_t list_hits(const sepax_hit *h
     return nf;
 }
 
+/* A list of n hits padded to whole steps by repeating its last (only a span's last batch is
+ * padded); returns its length so padded. */
+static inline size_t pad_steps(uint32_t *list, size_t n) {
+    size_t steps = (n + LANES - 1) / LANES * LANES;
+    for (size_t l = n; l < steps; l++) list[l] = list[n - 1];
+    return steps;
+}
+
+/* the length of the batch at `at` of a list of `end` */
+static inline size_t batch_len(size_t at, size_t end) {
+    return end - at < FACE_LIST ? end - at : FACE_LIST;
+}
+
 static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                           const sepax_hit *hits, const uint8_t *axes, float margin,
                           sepax_manifold *out, face_batch *fb) {
@@ -506,13 +519,10 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         uint32_t *list = fb->list, *vlist = fb->vlist;
         size_t nv = 0, nf = vertex_hits ? list_hits(h, ax, len, o, list, vlist, &nv, 1)
                                         : list_hits(h, ax, len, o, list, vlist, &nv, 0);
-        /* only the span's last batch is padded to whole steps */
-        size_t steps = (nf + LANES - 1) / LANES * LANES;
-        for (size_t l = nf; l < steps; l++) list[l] = list[nf - 1];
+        size_t steps = pad_steps(list, nf);
         for (size_t f0 = 0; f0 < nf; f0 += FACE_LIST) {
             const uint32_t *fl = list + f0;
-            size_t cnt = nf - f0 < FACE_LIST ? nf - f0 : FACE_LIST;
-            size_t cs = steps - f0 < FACE_LIST ? steps - f0 : FACE_LIST;
+            size_t cnt = batch_len(f0, nf), cs = batch_len(f0, steps);
             if (curved)
                 for (size_t l = 0; l < cs; l++) gather(fb, l, st, p[fl[l]], ax[fl[l]], 1);
             else
@@ -520,12 +530,10 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
             for (size_t l = 0; l < cs; l += LANES) face_step(fb, l, margin);
             for (size_t l = 0; l < cnt; l++) scatter(fb, l, &h[fl[l]], &o[fl[l]]);
         }
-        size_t vsteps = (nv + LANES - 1) / LANES * LANES;
-        for (size_t l = nv; l < vsteps; l++) vlist[l] = vlist[nv - 1];
+        size_t vsteps = pad_steps(vlist, nv);
         for (size_t v0 = 0; v0 < nv; v0 += FACE_LIST) {
             const uint32_t *vl = vlist + v0;
-            size_t cnt = nv - v0 < FACE_LIST ? nv - v0 : FACE_LIST;
-            size_t cs = vsteps - v0 < FACE_LIST ? vsteps - v0 : FACE_LIST;
+            size_t cnt = batch_len(v0, nv), cs = batch_len(v0, vsteps);
             for (size_t l = 0; l < cs; l += LANES) {
                 int na = 1, nb = 1; /* the most vertices of the step's shapes */
                 for (size_t k = l; k < l + LANES; k++) {
