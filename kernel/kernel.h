@@ -60,6 +60,13 @@ typedef struct bp_columns {
  * frame worker's own); NULL: on the stack. Each use checks its size against it. */
 #define SEPAX_WORK_BYTES (48u * 1024u)
 
+/* Stores of more shapes than these have their sharp pair steps ask for the records of pairs
+ * ahead (sat_kernel.c, FAR_PAIRS): overlap and collide (and so the manifold's collide), and
+ * the sweep. Each of those loops is built twice, with and without, so the tests run stores
+ * on both sides of both (check_far_store). */
+#define SEPAX_FAR_PAIRS 2048u
+#define SEPAX_FAR_SWEEP 8192u
+
 typedef struct sepax_kernel {
     const char *name;
     sepax_backend backend;

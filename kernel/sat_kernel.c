@@ -521,13 +521,59 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
     }
 }
 
+/* A list in no order of place reads each pair's two records (160 bytes, three lines each)
+ * from wherever they are; once a store's records are past the L1 cache, the sharp pair
+ * steps ask for the records of the pair AHEAD places on. Below a size the prefetches cost
+ * more than they save, and the sweep's loop, which carries more, pays more for them:
+ * overlap and collide prefetch in stores of more than FAR_PAIRS shapes (320 KiB of
+ * records), the sweep in stores of more than FAR_SWEEP (1.25 MiB). Measured on the Zen 4,
+ * AVX-512 copy, `sepax-bench --only Q --loops 7 --shuffle --pairs 200000 --shapes S`, ns a
+ * pair without -> with: overlap 8.1-8.4 -> 7.2 at 2,048, 9.4-9.6 -> 7.3-7.4 at 4,096, 96 ->
+ * 43 at 262,144; collide 9.9-10.2 -> 10.0-12.0 at 2,048, 11.2-11.3 -> 10.1-10.9 at 4,096;
+ * sweep 14.5 -> 18.8 at 128, 16.3 -> 19.5 at 4,096, 18.9 -> 19.0 at 8,192, 21.4 -> 19.3 at
+ * 16,384, 171 -> 55 at 262,144 (docs/performance.md, "Records asked for ahead"). */
+#define FAR_PAIRS SEPAX_FAR_PAIRS
+#define FAR_SWEEP SEPAX_FAR_SWEEP
+#define AHEAD 8
+
+/* how many pairs from list[0] a step may ask for ahead: n in a store of more than `far`
+ * shapes, else none */
+static ALWAYS_INLINE size_t ahead_of(const sepax_shapes *st, size_t n, uint32_t far) {
+#if defined(SEPAX_ISA_SCALAR)
+    /* never: the portable copy keeps one copy of each loop, since two took its sweep past
+     * the stack promised with scratch (25,160 of SEPAX_SCRATCH_STACK_BYTES, tests/stack_driver.c)
+     */
+    (void)st, (void)n, (void)far;
+    return 0;
+#else
+    return st->high > far ? n : 0;
+#endif
+}
+
+static ALWAYS_INLINE void prefetch_record(const sepax_poly_rec *r) {
+    const char *p = (const char *)r; /* 160 bytes: three lines, wherever the record starts */
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(p + 128);
+}
+
 /* The pairs of the slot step at k = i (list[k], at base + idx[k], idx NULL: base + k):
  * their positions and records, a short tail repeating its last pair in the spare slots.
- * Returns the live slots. */
+ * Returns the live slots. With `ahead` (0 or more than i: the pairs of the list to look
+ * ahead in), the records of the pairs AHEAD places on are asked for (the last such pair's
+ * again past the end). */
 static ALWAYS_INLINE int slot_pairs(const sepax_poly_rec *rec, const sepax_pair *list, size_t base,
-                                    const uint16_t *idx, size_t i, size_t n, size_t *pos,
-                                    rec_ptr *a, rec_ptr *b) {
+                                    const uint16_t *idx, size_t i, size_t n, size_t ahead,
+                                    size_t *pos, rec_ptr *a, rec_ptr *b) {
     int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
+    if (ahead) {
+        for (int p = 0; p < SEPAX_P; p++) {
+            size_t k = i + AHEAD + (size_t)p;
+            k = k < ahead ? k : ahead - 1;
+            prefetch_record(rec + (list[k].a & SEPAX_ID_INDEX_MASK));
+            prefetch_record(rec + (list[k].b & SEPAX_ID_INDEX_MASK));
+        }
+    }
     for (int p = 0; p < SEPAX_P; p++) {
         size_t k = i + (size_t)(p < live ? p : live - 1);
         pos[p] = base + (idx ? idx[k] : k);
@@ -596,9 +642,9 @@ typedef struct collide_pending {
 static ALWAYS_INLINE collide_pending collide_one_pass_step(const sepax_poly_rec *rec,
                                                            const sepax_pair *list, size_t base,
                                                            const uint16_t *idx, size_t i, size_t n,
-                                                           int na, int nb) {
+                                                           size_t ahead, int na, int nb) {
     collide_pending s;
-    s.live = slot_pairs(rec, list, base, idx, i, n, s.pos, s.a, s.b);
+    s.live = slot_pairs(rec, list, base, idx, i, n, ahead, s.pos, s.a, s.b);
     lf sa, sb;
     pair_separations(s.a, s.b, na, nb, &sa, &sb);
     s.tail = slot_collide_lanes(sa, sb);
@@ -619,15 +665,15 @@ static ALWAYS_INLINE collide_pending collide_kept_step(const sepax_poly_rec *rec
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n in one pass, a slot
  * each, as run_slots. Returns how many miss. */
 static ALWAYS_INLINE size_t slots_one_pass(const sepax_poly_rec *rec, const sepax_pair *list,
-                                           size_t base, const uint16_t *idx, size_t n, int na,
-                                           int nb, int collide, float margin, uint8_t *hit,
+                                           size_t base, const uint16_t *idx, size_t n, size_t ahead,
+                                           int na, int nb, int collide, float margin, uint8_t *hit,
                                            sepax_hit *out, uint8_t *axis) {
     size_t missed = 0;
     if (!collide) {
         for (size_t i = 0; i < n; i += SEPAX_P) {
             size_t pos[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
-            int live = slot_pairs(rec, list, base, idx, i, n, pos, a, b);
+            int live = slot_pairs(rec, list, base, idx, i, n, ahead, pos, a, b);
             lf sa, sb;
             pair_separations(a, b, na, nb, &sa, &sb);
             missed += (size_t)slot_overlap_step(sa, sb, margin, pos, live, hit);
@@ -635,9 +681,9 @@ static ALWAYS_INLINE size_t slots_one_pass(const sepax_poly_rec *rec, const sepa
         return missed;
     }
     if (n == 0) return 0;
-    collide_pending s0 = collide_one_pass_step(rec, list, base, idx, 0, n, na, nb);
+    collide_pending s0 = collide_one_pass_step(rec, list, base, idx, 0, n, ahead, na, nb);
     for (size_t i = SEPAX_P; i < n; i += SEPAX_P) {
-        collide_pending s1 = collide_one_pass_step(rec, list, base, idx, i, n, na, nb);
+        collide_pending s1 = collide_one_pass_step(rec, list, base, idx, i, n, ahead, na, nb);
         missed +=
             (size_t)slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
         s0 = s1;
@@ -649,13 +695,14 @@ static ALWAYS_INLINE size_t slots_one_pass(const sepax_poly_rec *rec, const sepa
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, a
  * slot each, A's shapes held by na rows and B's by nb (4 or 8), sifted as above. A short
  * tail repeats its last pair in the spare slots and keeps only the live results. */
-static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *list, size_t base,
-                                    const uint16_t *idx, size_t n, int na, int nb, int collide,
-                                    float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
+static ALWAYS_INLINE void run_slots_at(const sepax_shapes *st, const sepax_pair *list, size_t base,
+                                       const uint16_t *idx, size_t n, size_t ahead, int na, int nb,
+                                       int collide, float margin, uint8_t *hit, sepax_hit *out,
+                                       uint8_t *axis) {
     const sepax_poly_rec *rec = st->rec;
     const size_t least = collide ? SIFT_MIN_COLLIDE : SIFT_MIN_OVERLAP;
     if (least > SIFT) { /* never sifts: one pass, no blocks (its miss count unused) */
-        slots_one_pass(rec, list, base, idx, n, na, nb, collide, margin, hit, out, axis);
+        slots_one_pass(rec, list, base, idx, n, ahead, na, nb, collide, margin, hit, out, axis);
         return;
     }
     lf lim = lf_bcast(&margin, &margin);
@@ -666,8 +713,10 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
         const uint16_t *si = idx ? idx + i0 : NULL;
         size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
         size_t m = n - i0 < SIFT ? n - i0 : SIFT;
+        size_t block_ahead = ahead ? n - i0 : 0; /* across the blocks after this one */
         if (ruled < least) {
-            ruled = slots_one_pass(rec, sl, sbase, si, m, na, nb, collide, margin, hit, out, axis);
+            ruled = slots_one_pass(rec, sl, sbase, si, m, block_ahead, na, nb, collide, margin, hit,
+                                   out, axis);
             continue;
         }
         uint64_t kept = 0;
@@ -675,7 +724,7 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
         for (size_t i = 0; i < m; i += SEPAX_P) {
             size_t pos[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
-            int live = slot_pairs(rec, sl, sbase, si, i, m, pos, a, b);
+            int live = slot_pairs(rec, sl, sbase, si, i, m, block_ahead, pos, a, b);
             lf sa = plane_gaps(a, b, nb);
             lf_store2(sa, gap[i], gap[i + 1]);
             unsigned in = lf_le_bits(sa, lim);
@@ -710,6 +759,19 @@ static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *li
         }
         slot_collide_emit(&s0.tail, s0.a, s0.b, margin, s0.pos, s0.live, out, axis);
     }
+}
+
+/* run_slots_at with a copy of its own for a far store: one copy for both took the AVX-512
+ * sweep of a store in L2 from 16.1 to 19.7 ns a pair with no prefetch made (the loop's
+ * registers), so a near store's copy holds no trace of them */
+static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *list, size_t base,
+                                    const uint16_t *idx, size_t n, int na, int nb, int collide,
+                                    float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
+    size_t ahead = ahead_of(st, n, FAR_PAIRS);
+    if (ahead)
+        run_slots_at(st, list, base, idx, n, ahead, na, nb, collide, margin, hit, out, axis);
+    else
+        run_slots_at(st, list, base, idx, n, 0, na, nb, collide, margin, hit, out, axis);
 }
 
 /* ---- swept SAT: a pair per lane (curved pairs; sharp ones run in slots, below) ---- */
@@ -1004,10 +1066,11 @@ typedef struct sweep_projected {
 static ALWAYS_INLINE sweep_projected sweep_project_at(const sepax_poly_rec *rec,
                                                       const sepax_pair *list, size_t base,
                                                       const uint16_t *idx, size_t i, size_t n,
-                                                      int na, int nb, const sepax_vec2 *va,
-                                                      size_t ma, const sepax_vec2 *vb, size_t mb) {
+                                                      size_t ahead, int na, int nb,
+                                                      const sepax_vec2 *va, size_t ma,
+                                                      const sepax_vec2 *vb, size_t mb) {
     sweep_projected q;
-    q.live = slot_pairs(rec, list, base, idx, i, n, q.pos, q.a, q.b);
+    q.live = slot_pairs(rec, list, base, idx, i, n, ahead, q.pos, q.a, q.b);
     for (int p = 0; p < SEPAX_P; p++) {
         q.fvx[p] = vb[q.pos[p] & mb].x - va[q.pos[p] & ma].x;
         q.fvy[p] = vb[q.pos[p] & mb].y - va[q.pos[p] & ma].y;
@@ -1030,11 +1093,12 @@ static ALWAYS_INLINE sweep_pending sweep_lanes_of(const sweep_projected *q) {
 /* A step of sweep_one_pass (its displacements read at pos & ma, pos & mb). */
 static ALWAYS_INLINE sweep_pending sweep_lanes_at(const sepax_poly_rec *rec, const sepax_pair *list,
                                                   size_t base, const uint16_t *idx, size_t i,
-                                                  size_t n, int na, int nb, const sepax_vec2 *va,
-                                                  size_t ma, const sepax_vec2 *vb, size_t mb) {
+                                                  size_t n, size_t ahead, int na, int nb,
+                                                  const sepax_vec2 *va, size_t ma,
+                                                  const sepax_vec2 *vb, size_t mb) {
     sweep_pending s;
     float fvx[SEPAX_P], fvy[SEPAX_P];
-    s.live = slot_pairs(rec, list, base, idx, i, n, s.pos, s.a, s.b);
+    s.live = slot_pairs(rec, list, base, idx, i, n, ahead, s.pos, s.a, s.b);
     for (int p = 0; p < SEPAX_P; p++) {
         fvx[p] = vb[s.pos[p] & mb].x - va[s.pos[p] & ma].x;
         fvy[p] = vb[s.pos[p] & mb].y - va[s.pos[p] & ma].y;
@@ -1069,8 +1133,8 @@ static ALWAYS_INLINE sweep_pending sweep_kept_step(const sepax_poly_rec *rec,
  * slot each, as run_slot_sweep (va, vb: displacements read at pos & ma, pos & mb). Returns
  * how many miss. */
 static ALWAYS_INLINE size_t sweep_one_pass(const sepax_poly_rec *rec, const sepax_pair *list,
-                                           size_t base, const uint16_t *idx, size_t n, int na,
-                                           int nb, const sepax_vec2 *va, size_t ma,
+                                           size_t base, const uint16_t *idx, size_t n, size_t ahead,
+                                           int na, int nb, const sepax_vec2 *va, size_t ma,
                                            const sepax_vec2 *vb, size_t mb, sepax_sweep_hit *out) {
     if (n == 0) return 0;
     size_t missed = 0;
@@ -1080,16 +1144,17 @@ static ALWAYS_INLINE size_t sweep_one_pass(const sepax_poly_rec *rec, const sepa
      * iteration (AVX-512 sweep of polygons, six alternations: 16.9-17.6 -> 16.1-16.7 ns a
      * pair, once 17.2; with 16 registers it was slower, AVX2 21.0-21.5 -> 21.3-22.1, and so
      * was the same for collide, whose lanes are short: AVX-512 10.9-11.1 -> 12.0-12.3) */
-    sweep_projected q = sweep_project_at(rec, list, base, idx, 0, n, na, nb, va, ma, vb, mb);
+    sweep_projected q = sweep_project_at(rec, list, base, idx, 0, n, ahead, na, nb, va, ma, vb, mb);
     if (n <= SEPAX_P) {
         sweep_pending s = sweep_lanes_of(&q);
         return (size_t)slot_sweep_emit(&s.tail, s.a, s.b, s.pos, s.live, out);
     }
-    sweep_projected q1 = sweep_project_at(rec, list, base, idx, SEPAX_P, n, na, nb, va, ma, vb, mb);
+    sweep_projected q1 =
+        sweep_project_at(rec, list, base, idx, SEPAX_P, n, ahead, na, nb, va, ma, vb, mb);
     sweep_pending s0 = sweep_lanes_of(&q);
     q = q1;
     for (size_t i = 2 * SEPAX_P; i < n; i += SEPAX_P) {
-        q1 = sweep_project_at(rec, list, base, idx, i, n, na, nb, va, ma, vb, mb);
+        q1 = sweep_project_at(rec, list, base, idx, i, n, ahead, na, nb, va, ma, vb, mb);
         sweep_pending s1 = sweep_lanes_of(&q);
         missed += (size_t)slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, out);
         s0 = s1;
@@ -1099,9 +1164,10 @@ static ALWAYS_INLINE size_t sweep_one_pass(const sepax_poly_rec *rec, const sepa
     missed += (size_t)slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, out);
     missed += (size_t)slot_sweep_emit(&s1.tail, s1.a, s1.b, s1.pos, s1.live, out);
 #else
-    sweep_pending s0 = sweep_lanes_at(rec, list, base, idx, 0, n, na, nb, va, ma, vb, mb);
+    sweep_pending s0 = sweep_lanes_at(rec, list, base, idx, 0, n, ahead, na, nb, va, ma, vb, mb);
     for (size_t i = SEPAX_P; i < n; i += SEPAX_P) {
-        sweep_pending s1 = sweep_lanes_at(rec, list, base, idx, i, n, na, nb, va, ma, vb, mb);
+        sweep_pending s1 =
+            sweep_lanes_at(rec, list, base, idx, i, n, ahead, na, nb, va, ma, vb, mb);
         missed += (size_t)slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, out);
         s0 = s1;
     }
@@ -1112,16 +1178,16 @@ static ALWAYS_INLINE size_t sweep_one_pass(const sepax_poly_rec *rec, const sepa
 
 /* Sharp pairs list[k] (at base + idx[k], idx NULL: base + k) for k < n, swept, a slot
  * each (na, nb: 4 or 8 rows), sifted as run_slots; a short tail repeats its last pair. */
-static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pair *list,
-                                         size_t base, const uint16_t *idx, size_t n, int na, int nb,
-                                         const pair_job *job) {
+static ALWAYS_INLINE void run_slot_sweep_at(const sepax_shapes *st, const sepax_pair *list,
+                                            size_t base, const uint16_t *idx, size_t n,
+                                            size_t ahead, int na, int nb, const pair_job *job) {
     const sepax_poly_rec *rec = st->rec;
     /* a side with no displacements reads k_still[0] for every pair (its index masked to 0):
      * the same +0 relative_velocity gives, with no branch a pair */
     const sepax_vec2 *va = job->va ? job->va : k_still, *vb = job->vb ? job->vb : k_still;
     size_t ma = job->va ? ~(size_t)0 : 0, mb = job->vb ? ~(size_t)0 : 0;
     if (SIFT_MIN_SWEEP > SIFT) { /* never sifts, as in run_slots */
-        sweep_one_pass(rec, list, base, idx, n, na, nb, va, ma, vb, mb, job->sweep);
+        sweep_one_pass(rec, list, base, idx, n, ahead, na, nb, va, ma, vb, mb, job->sweep);
         return;
     }
     size_t ruled = SIFT; /* as run_slots */
@@ -1130,8 +1196,10 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
         const uint16_t *si = idx ? idx + i0 : NULL;
         size_t sbase = idx ? base : base + i0; /* where sl[k] goes: sbase + (si ? si[k] : k) */
         size_t m = n - i0 < SIFT ? n - i0 : SIFT;
+        size_t block_ahead = ahead ? n - i0 : 0; /* as run_slots */
         if (ruled < SIFT_MIN_SWEEP) {
-            ruled = sweep_one_pass(rec, sl, sbase, si, m, na, nb, va, ma, vb, mb, job->sweep);
+            ruled = sweep_one_pass(rec, sl, sbase, si, m, block_ahead, na, nb, va, ma, vb, mb,
+                                   job->sweep);
             continue;
         }
         _Alignas(64) float gap[SIFT + 1][8];
@@ -1140,7 +1208,7 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
         for (size_t i = 0; i < m; i += SEPAX_P) {
             size_t pos[SEPAX_P];
             rec_ptr a[SEPAX_P], b[SEPAX_P];
-            int live = slot_pairs(rec, sl, sbase, si, i, m, pos, a, b);
+            int live = slot_pairs(rec, sl, sbase, si, i, m, block_ahead, pos, a, b);
             for (int p = 0; p < SEPAX_P; p++) {
                 wv[i + (size_t)p][0] = vb[pos[p] & mb].x - va[pos[p] & ma].x;
                 wv[i + (size_t)p][1] = vb[pos[p] & mb].y - va[pos[p] & ma].y;
@@ -1164,6 +1232,17 @@ static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pai
         }
         slot_sweep_emit(&s0.tail, s0.a, s0.b, s0.pos, s0.live, job->sweep);
     }
+}
+
+/* run_slot_sweep_at, a far store's copy apart, as run_slots */
+static ALWAYS_INLINE void run_slot_sweep(const sepax_shapes *st, const sepax_pair *list,
+                                         size_t base, const uint16_t *idx, size_t n, int na, int nb,
+                                         const pair_job *job) {
+    size_t ahead = ahead_of(st, n, FAR_SWEEP);
+    if (ahead)
+        run_slot_sweep_at(st, list, base, idx, n, ahead, na, nb, job);
+    else
+        run_slot_sweep_at(st, list, base, idx, n, 0, na, nb, job);
 }
 
 /* ---- raycasts: a ray is a point (no planes, no radius) sweeping against a shape ---- */

@@ -402,6 +402,31 @@ size_t check_lengths(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     return bad;
 }
 
+size_t check_far_store(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    _Static_assert(SEPAX_FAR_SWEEP >= SEPAX_FAR_PAIRS, "past one past both");
+    wl_config cfg = wl_default();
+    cfg.shapes = SEPAX_FAR_SWEEP + 1000u;
+    cfg.pairs = 30011; /* several of the kernel's chunks, the last one short */
+    cfg.seed += 91;
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    size_t bad = 0;
+    if (!pairs) return 1;
+    for (int kinds = WL_POLYGONS; kinds <= WL_MIXED; kinds++) {
+        cfg.kinds = kinds;
+        sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+        if (!s || wl_fill_store(s, &cfg) != SEPAX_OK || wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+            snprintf(msg->text, sizeof msg->text, "could not build the far store");
+            sepax_shapes_destroy(s);
+            bad++;
+            break;
+        }
+        bad += check_store(k, s, pairs, cfg.pairs, 0, compared, msg);
+        sepax_shapes_destroy(s);
+    }
+    free(pairs);
+    return bad;
+}
+
 size_t check_adversarial(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     sepax_shapes *s = wl_adversarial_store();
     size_t n = 0;

@@ -42,6 +42,10 @@ size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, siz
  * through check_store. */
 size_t check_lengths(const sepax_kernel *k, size_t *compared, check_msg *msg);
 
+/* A store past SEPAX_FAR_SWEEP shapes (polygons and mixed kinds) through check_store: the
+ * pair loops that ask for records ahead (the other checks' stores are smaller). */
+size_t check_far_store(const sepax_kernel *k, size_t *compared, check_msg *msg);
+
 /* One store and pair list: overlap, collide, and overlap_one for `probes`
  * probes spread over the store against all of it. */
 size_t check_store(const sepax_kernel *k, const sepax_shapes *s, const sepax_pair *pairs, size_t n,

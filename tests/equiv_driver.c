@@ -53,6 +53,9 @@ int main(int argc, char **argv) {
         bad = check_lengths(t->k, &compared, &msg);
         report(t->name, "lengths", bad, compared, &msg);
         compared = 0;
+        bad = check_far_store(t->k, &compared, &msg);
+        report(t->name, "far store", bad, compared, &msg);
+        compared = 0;
         bad = check_adversarial(t->k, &compared, &msg);
         report(t->name, "adversarial", bad, compared, &msg);
         compared = 0;

@@ -38,6 +38,10 @@ static void full_check(const char *name) {
     bad = check_lengths(k, &compared, &msg);
     cr_expect(bad == 0, "%s lengths: %zu mismatches: %s", name, bad, msg.text);
     compared = 0;
+    bad = check_far_store(k, &compared, &msg);
+    cr_expect(bad == 0, "%s far store: %zu mismatches: %s", name, bad, msg.text);
+    cr_expect(compared >= 2 * 6 * (size_t)30011, "the far store compared only %zu", compared);
+    compared = 0;
     bad = check_adversarial(k, &compared, &msg);
     cr_expect(bad == 0, "%s adversarial: %zu mismatches: %s", name, bad, msg.text);
     /* the README's store: 265 shapes, all 70,225 ordered pairs (12 results each, as in the
