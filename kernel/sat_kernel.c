@@ -761,9 +761,9 @@ static ALWAYS_INLINE void run_slots_at(const sepax_shapes *st, const sepax_pair 
     }
 }
 
-/* run_slots_at with a copy of its own for a far store: one copy for both took the AVX-512
- * sweep of a store in L2 from 16.1 to 19.7 ns a pair with no prefetch made (the loop's
- * registers), so a near store's copy holds no trace of them */
+/* run_slots_at with a copy of its own for a far store: one loop for both, switched at run
+ * time, took the AVX-512 sweep of a store in L2 from 16.1 to 19.7 ns a pair with no prefetch
+ * made, so a near store's copy holds no trace of them */
 static ALWAYS_INLINE void run_slots(const sepax_shapes *st, const sepax_pair *list, size_t base,
                                     const uint16_t *idx, size_t n, int na, int nb, int collide,
                                     float margin, uint8_t *hit, sepax_hit *out, uint8_t *axis) {
