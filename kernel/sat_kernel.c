@@ -531,9 +531,14 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
  * pair without -> with: overlap 8.1-8.4 -> 7.2 at 2,048, 9.4-9.6 -> 7.3-7.4 at 4,096, 96 ->
  * 43 at 262,144; collide 9.9-10.2 -> 10.0-12.0 at 2,048, 11.2-11.3 -> 10.1-10.9 at 4,096;
  * sweep 14.5 -> 18.8 at 128, 16.3 -> 19.5 at 4,096, 18.9 -> 19.0 at 8,192, 21.4 -> 19.3 at
- * 16,384, 171 -> 55 at 262,144 (docs/performance.md, "Records asked for ahead"). */
+ * 16,384, 171 -> 55 at 262,144 (docs/performance.md, "Records asked for ahead"). The rays
+ * against sharp polygons (run_ray_slots) from FAR_PAIRS on as well: 14.8-15.1 -> 13.7-13.8
+ * at 4,096, 32-45 -> 17.9-19.6 at 65,536; always, 13.0-13.5 -> 13.4-13.5 at 128 (the
+ * same section). The lane loops (curved shapes) ask for nothing ahead: the next step's
+ * shapes asked for cost their sweeps at every size measured. */
 #define FAR_PAIRS SEPAX_FAR_PAIRS
 #define FAR_SWEEP SEPAX_FAR_SWEEP
+#define FAR_RAYS SEPAX_FAR_PAIRS
 #define AHEAD 8
 
 /* how many pairs from list[0] a step may ask for ahead: n in a store of more than `far`
@@ -555,6 +560,11 @@ static ALWAYS_INLINE void prefetch_record(const sepax_poly_rec *r) {
     __builtin_prefetch(p);
     __builtin_prefetch(p + 64);
     __builtin_prefetch(p + 128);
+}
+
+/* whether a store is past `far` shapes for the loops built twice (never in the scalar copy) */
+static ALWAYS_INLINE int is_far(const sepax_shapes *st, uint32_t far) {
+    return ahead_of(st, 1, far) != 0;
 }
 
 /* The pairs of the slot step at k = i (list[k], at base + idx[k], idx NULL: base + k):
@@ -1302,13 +1312,19 @@ static NOINLINE void run_rays(const sepax_shapes *st, const sepax_ray *rays, con
  * exits are not: the contact time t (the entry when above 0, else +0) counts when it is no
  * later than min(the lane's exit, max_fraction) in every lane, as in slot_sweep_lanes. A
  * zero's sign reaches no result, as there. */
-static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays,
-                                   const uint32_t *ids, size_t base, const uint16_t *idx, size_t n,
-                                   sepax_ray_hit *out) {
+static ALWAYS_INLINE void run_ray_slots_at(const sepax_shapes *st, const sepax_ray *rays,
+                                           const uint32_t *ids, size_t base, const uint16_t *idx,
+                                           size_t n, int far, sepax_ray_hit *out) {
     const sepax_poly_rec *rec = st->rec;
     lf zero = lf_load(k_zero, k_zero), ninf = lf_load(k_ninf, k_ninf);
     for (size_t i = 0; i < n; i += SEPAX_P) {
         int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
+        if (far) /* the records of the rays AHEAD places on (the last ray's near the end) */
+            for (int p = 0; p < SEPAX_P; p++) {
+                size_t k = i + AHEAD + (size_t)p;
+                k = k < n ? k : n - 1;
+                prefetch_record(rec + (ids[base + idx[k]] & SEPAX_ID_INDEX_MASK));
+            }
         size_t pos[SEPAX_P];
         rec_ptr a[SEPAX_P];
         const sepax_ray *r[SEPAX_P];
@@ -1353,6 +1369,16 @@ static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays
             memcpy(&out[pos[p]], f, sizeof f);
         }
     }
+}
+
+/* run_ray_slots_at, a far store's copy apart (as run_slots) */
+static NOINLINE void run_ray_slots(const sepax_shapes *st, const sepax_ray *rays,
+                                   const uint32_t *ids, size_t base, const uint16_t *idx, size_t n,
+                                   sepax_ray_hit *out) {
+    if (is_far(st, FAR_RAYS))
+        run_ray_slots_at(st, rays, ids, base, idx, n, 1, out);
+    else
+        run_ray_slots_at(st, rays, ids, base, idx, n, 0, out);
 }
 
 /* ---- one function per pair class and query ----
