@@ -532,10 +532,11 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
  * 43 at 262,144; collide 9.9-10.2 -> 10.0-12.0 at 2,048, 11.2-11.3 -> 10.1-10.9 at 4,096;
  * sweep 14.5 -> 18.8 at 128, 16.3 -> 19.5 at 4,096, 18.9 -> 19.0 at 8,192, 21.4 -> 19.3 at
  * 16,384, 171 -> 55 at 262,144 (docs/performance.md, "Records asked for ahead"). The rays
- * against sharp polygons (run_ray_slots) from FAR_PAIRS on as well: 14.8-15.1 -> 13.7-13.8
- * at 4,096, 32-45 -> 17.9-19.6 at 65,536; always, 13.0-13.5 -> 13.4-13.5 at 128 (the
- * same section). The lane loops (curved shapes) ask for nothing ahead: the next step's
- * shapes asked for cost their sweeps at every size measured. */
+ * against sharp polygons (run_ray_slots) in stores of more than FAR_RAYS shapes, the same
+ * size: ns a ray with --only raycast --loops 5, 14.8-15.1 -> 13.7-13.8 at 4,096, 32-45 ->
+ * 17.9-19.6 at 65,536; in every store, 13.0-13.5 -> 13.4-13.5 at 128 ("Rays asked for
+ * ahead"). The lane loops (curved shapes) ask for nothing ahead: the next step's shapes
+ * asked for cost their sweeps at every size measured (the same section). */
 #define FAR_PAIRS SEPAX_FAR_PAIRS
 #define FAR_SWEEP SEPAX_FAR_SWEEP
 #define FAR_RAYS SEPAX_FAR_PAIRS
@@ -562,9 +563,10 @@ static ALWAYS_INLINE void prefetch_record(const sepax_poly_rec *r) {
     __builtin_prefetch(p + 128);
 }
 
-/* whether a store is past `far` shapes for the loops built twice (never in the scalar copy) */
+/* whether a store is past `far` shapes for the loops built twice: as ahead_of, never in the
+ * scalar copy */
 static ALWAYS_INLINE int is_far(const sepax_shapes *st, uint32_t far) {
-    return ahead_of(st, 1, far) != 0;
+    return ahead_of(st, 1, far) != 0; /* 1: a list of one, so nonzero exactly when far */
 }
 
 /* The pairs of the slot step at k = i (list[k], at base + idx[k], idx NULL: base + k):
@@ -1319,7 +1321,7 @@ static ALWAYS_INLINE void run_ray_slots_at(const sepax_shapes *st, const sepax_r
     lf zero = lf_load(k_zero, k_zero), ninf = lf_load(k_ninf, k_ninf);
     for (size_t i = 0; i < n; i += SEPAX_P) {
         int live = n - i < SEPAX_P ? (int)(n - i) : SEPAX_P;
-        if (far) /* the records of the rays AHEAD places on (the last ray's near the end) */
+        if (far) /* the records of the rays AHEAD places on (the last ray's again past the end) */
             for (int p = 0; p < SEPAX_P; p++) {
                 size_t k = i + AHEAD + (size_t)p;
                 k = k < n ? k : n - 1;
