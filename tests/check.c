@@ -345,16 +345,25 @@ out:
     return bad;
 }
 
+/* A store filled by cfg and cfg->pairs pairs over it in pairs, or NULL (nothing left to free)
+ * when either could not be built. */
+static sepax_shapes *workload_store(const wl_config *cfg, sepax_pair *pairs) {
+    sepax_shapes *s = sepax_shapes_create(cfg->shapes);
+    if (s && wl_fill_store(s, cfg) == SEPAX_OK && wl_make_pairs(s, cfg, pairs) == SEPAX_OK)
+        return s;
+    sepax_shapes_destroy(s);
+    return NULL;
+}
+
 size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, size_t *compared,
                            check_msg *msg) {
     size_t bad = 0;
     sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
     if (!pairs) return 1;
     for (int r = 0; r < rounds; r++, cfg.seed += 0x1000193) {
-        sepax_shapes *s = sepax_shapes_create(cfg.shapes);
-        if (!s || wl_fill_store(s, &cfg) != SEPAX_OK || wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+        sepax_shapes *s = workload_store(&cfg, pairs);
+        if (!s) {
             snprintf(msg->text, sizeof msg->text, "could not build round %d", r);
-            sepax_shapes_destroy(s);
             bad++;
             break;
         }
@@ -381,10 +390,9 @@ size_t check_lengths(const sepax_kernel *k, size_t *compared, check_msg *msg) {
         cfg.shapes = 512;
         cfg.pairs = most;
         cfg.seed += 77;
-        sepax_shapes *s = sepax_shapes_create(cfg.shapes);
-        if (!s || wl_fill_store(s, &cfg) != SEPAX_OK || wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+        sepax_shapes *s = workload_store(&cfg, pairs);
+        if (!s) {
             snprintf(msg->text, sizeof msg->text, "could not build the lengths workload");
-            sepax_shapes_destroy(s);
             bad++;
             break;
         }
@@ -413,10 +421,9 @@ size_t check_far_store(const sepax_kernel *k, size_t *compared, check_msg *msg) 
     if (!pairs) return 1;
     for (int kinds = WL_POLYGONS; kinds <= WL_MIXED; kinds++) {
         cfg.kinds = kinds;
-        sepax_shapes *s = sepax_shapes_create(cfg.shapes);
-        if (!s || wl_fill_store(s, &cfg) != SEPAX_OK || wl_make_pairs(s, &cfg, pairs) != SEPAX_OK) {
+        sepax_shapes *s = workload_store(&cfg, pairs);
+        if (!s) {
             snprintf(msg->text, sizeof msg->text, "could not build the far store");
-            sepax_shapes_destroy(s);
             bad++;
             break;
         }
