@@ -745,13 +745,13 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
         candidates += bp->chunks[i].candidates;
     }
     bp->candidates = candidates;
-    bp->results = total;
-    *count = total;
     /* Results past the caller's room are never written, so the chunks are not grown for
      * them: a frame where every shape touches every other (10,000 stacked at one spawn point
      * make 5e7 pairs) would otherwise hold them all before refusing, gigabytes past the
      * memory the answer needs (test broadphase::refusal_for_room_grows_nothing). */
     if (total > out->capacity) {
+        bp->results = total;
+        *count = total;
         bp->phase_ns[BP_PHASE_PAIRS] = sepax_clock_ns() - t2 - lazy_ns;
         return SEPAX_ERR_CAPACITY;
     }
@@ -766,6 +766,9 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
         f.items = bp->redo;
         bp->sched.parallel_for(pair_task, nredo, &f, bp->sched.user);
     }
+    /* only now, with every result held: a refusal for memory above leaves *count as it was */
+    bp->results = total;
+    *count = total;
     uint64_t t3 = sepax_clock_ns();
     bp->phase_ns[BP_PHASE_PAIRS] = t3 - t2 - lazy_ns;
     size_t at = 0;

@@ -377,14 +377,13 @@ static void fill_hole(sepax_shapes *s, uint32_t h, sepax_move *moved, uint32_t *
 
 sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids, uint32_t n,
                                       sepax_move *moved, uint32_t *moves) {
-    if (!store) return SEPAX_ERR_NULL;
+    if (!store || (n > 0 && !ids)) return SEPAX_ERR_NULL; /* the NULL checks first, as documented */
     if (MISALIGNED(moved, sepax_move) || MISALIGNED(moves, uint32_t) || MISALIGNED(ids, uint32_t))
         return SEPAX_ERR_MISALIGNED; /* NULL passes */
     if (n == 0) {
         if (moves) *moves = 0;
         return SEPAX_OK;
     }
-    if (!ids) return SEPAX_ERR_NULL;
     sepax_shapes *s = store;
     /* every id checked and marked before anything moves */
     for (uint32_t k = 0; k < n; k++) {

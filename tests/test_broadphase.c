@@ -1628,9 +1628,39 @@ static void budget_free(void *p, void *ctx) {
     free(p);
 }
 
+/* frame(), its output arrays and *count filled with a pattern first: a refusal other than
+ * SEPAX_ERR_CAPACITY must leave all of them as they were (the contract's "untouched"). */
+static result_set frame_guarded(sepax_broadphase *bp, sepax_shapes *s, int test, size_t cap,
+                                sepax_status *st) {
+    result_set r = {malloc((cap + 1) * sizeof(sepax_pair)), malloc((cap + 1) * sizeof(sepax_hit)),
+                    malloc((cap + 1) * sizeof(sepax_manifold)), 0};
+    cr_assert(r.pairs && r.hits && r.mans);
+    memset(r.pairs, 0xA5, (cap + 1) * sizeof(sepax_pair));
+    memset(r.hits, 0xA5, (cap + 1) * sizeof(sepax_hit));
+    memset(r.mans, 0xA5, (cap + 1) * sizeof(sepax_manifold));
+    const size_t unset = (size_t)0x5A5A5A5A;
+    r.n = unset;
+    sepax_frame_options o = {test, 0.0f, 0.0f, 0};
+    sepax_contacts out = {r.pairs, r.hits, r.mans, cap};
+    *st = sepax_find_contacts(bp, s, &o, &out, &r.n);
+    if (*st != SEPAX_OK && *st != SEPAX_ERR_CAPACITY) {
+        cr_assert_eq(r.n, unset, "%s: *count written (%zu)", sepax_status_str(*st), r.n);
+        const unsigned char *bytes[3] = {(const void *)r.pairs, (const void *)r.hits,
+                                         (const void *)r.mans};
+        const size_t size[3] = {sizeof(sepax_pair), sizeof(sepax_hit), sizeof(sepax_manifold)};
+        for (int a = 0; a < 3; a++)
+            for (size_t k = 0; k < (cap + 1) * size[a]; k++)
+                cr_assert_eq(bytes[a][k], 0xA5, "%s: output array %d written at byte %zu",
+                             sepax_status_str(*st), a, k);
+        r.n = 0;
+    }
+    return r;
+}
+
 /* Every allocation the broadphase makes fails in turn: creation returns NULL or the frame
- * SEPAX_ERR_NOMEM, nothing crashes or leaks (valgrind and ASan run this), and once memory
- * is there the frame finds what an unconstrained one finds. */
+ * SEPAX_ERR_NOMEM with *count and the output arrays untouched (a review found *count written
+ * when the results' arrays could not grow), nothing crashes or leaks (valgrind and ASan run
+ * this), and once memory is there the frame finds what an unconstrained one finds. */
 Test(broadphase, out_of_memory) {
     sepax_shapes *s = make_store(3000, 71, 8);
     sepax_broadphase *ref = sepax_broadphase_create(NULL);
@@ -1643,7 +1673,7 @@ Test(broadphase, out_of_memory) {
         sepax_broadphase *bp = sepax_broadphase_create(&cfg);
         if (!bp) continue;
         sepax_status st;
-        result_set got = frame(bp, s, SEPAX_TEST_COLLIDE, 0.0f, want.n + 8, &st);
+        result_set got = frame_guarded(bp, s, SEPAX_TEST_COLLIDE, want.n + 8, &st);
         cr_assert(st == SEPAX_OK || st == SEPAX_ERR_NOMEM, "%d allocations: %s", allowed,
                   sepax_status_str(st));
         if (st == SEPAX_OK) {

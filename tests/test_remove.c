@@ -667,6 +667,12 @@ Test(remove, many_refused_changes_nothing) {
     }
     cr_assert_eq(sepax_shapes_remove_many(NULL, id, 1, mv, &moves), SEPAX_ERR_NULL);
     cr_assert_eq(sepax_shapes_remove_many(s, NULL, 1, mv, &moves), SEPAX_ERR_NULL);
+    /* the NULL checks before the alignment ones, as the header orders them (a review found
+     * a misaligned moved winning over NULL ids) */
+    cr_assert_eq(sepax_shapes_remove_many(s, NULL, 1, (sepax_move *)((char *)mv + 1), &moves),
+                 SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_shapes_remove_many(s, NULL, 1, mv, (uint32_t *)((char *)&moves + 1)),
+                 SEPAX_ERR_NULL);
     cr_assert_eq(sepax_shapes_remove_many(s, id, 1, (sepax_move *)((char *)mv + 1), &moves),
                  SEPAX_ERR_MISALIGNED);
     cr_assert_eq(
