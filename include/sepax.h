@@ -578,7 +578,8 @@ typedef void sepax_task_fn(uint32_t begin, uint32_t end, uint32_t worker, void *
 /// How a frame is spread over threads, for engines with their own job system (the model of
 /// Box2D 3's task callbacks). parallel_for must call fn over disjoint ranges that cover items
 /// 0 .. count-1, each with a worker index as above, and return when all have finished. The
-/// results never depend on how the items were split or on which worker ran them.
+/// results never depend on how the items were split or on which worker ran them. sepax never
+/// calls it with count 0 (an empty store's frame calls it not at all).
 typedef struct sepax_scheduler {
     void (*parallel_for)(sepax_task_fn *fn, uint32_t count, void *task_context, void *user);
     uint32_t workers; ///< 1 .. SEPAX_MAX_WORKERS

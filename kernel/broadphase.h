@@ -193,12 +193,19 @@ static inline sepax_box_soa sepax_grid_soa(const sepax_broadphase *bp) {
     return soa;
 }
 
+/* count items on the scheduler; none, not a call with count 0, when there are none (a
+ * caller's job system may take an empty range for a bug: sepax.h promises it none) */
+static inline void sepax_bp_run(const sepax_broadphase *bp, sepax_task_fn *fn, uint32_t count,
+                                void *ctx) {
+    if (count) bp->sched.parallel_for(fn, count, ctx, bp->sched.user);
+}
+
 /* A per-shape step of a frame over `shapes` shapes: on the scheduler, or on the calling
  * thread (worker 0) when there are too few shapes to pay for waking the workers. */
 static inline void sepax_bp_for_shapes(const sepax_broadphase *bp, uint32_t shapes,
                                        sepax_task_fn *fn, uint32_t count, void *ctx) {
     if (shapes >= bp->min_parallel)
-        bp->sched.parallel_for(fn, count, ctx, bp->sched.user);
+        sepax_bp_run(bp, fn, count, ctx);
     else if (count)
         fn(0, count, 0, ctx);
 }

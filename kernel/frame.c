@@ -630,7 +630,7 @@ static int lazy_records(sepax_broadphase *bp, frame_ctx *f, uint32_t nchunks) {
     for (uint32_t w = 0; w < workers; w++) bp->workers[w].mark = bp->marks + stride * w;
     int test = f->test;
     f->test = TEST_MARK;
-    bp->sched.parallel_for(pair_task, nchunks, f, bp->sched.user);
+    sepax_bp_run(bp, pair_task, nchunks, f);
     f->test = test;
     /* eight blocks' marks a word: in a scene this path takes, most words are zero */
     size_t n = 0;
@@ -737,7 +737,7 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
         lazy_ns = sepax_clock_ns() - t;
         bp->phase_ns[BP_PHASE_UPDATE] += lazy_ns;
     }
-    bp->sched.parallel_for(pair_task, nchunks, &f, bp->sched.user);
+    sepax_bp_run(bp, pair_task, nchunks, &f);
     /* every chunk counted all its results, kept or not */
     size_t total = 0, candidates = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
@@ -764,7 +764,7 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
     }
     if (nredo) { /* the same chunks again, now with room: the same results */
         f.items = bp->redo;
-        bp->sched.parallel_for(pair_task, nredo, &f, bp->sched.user);
+        sepax_bp_run(bp, pair_task, nredo, &f);
     }
     /* only now, with every result held: a refusal for memory above leaves *count as it was */
     bp->results = total;

@@ -1590,6 +1590,60 @@ Test(broadphase, contract) {
 
 /* An unbuilt grid is no grid: its queries refuse (SEPAX_ERR_NO_GRID), writing nothing; an
  * empty store's grid is one, with nothing in it. */
+/* A caller's scheduler that counts its calls and the empty ones among them. */
+typedef struct call_count {
+    unsigned calls, empty;
+} call_count;
+
+static void counting_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user) {
+    call_count *c = user;
+    c->calls++;
+    c->empty += count == 0;
+    if (count) fn(0, count, 0, ctx);
+}
+
+/* sepax.h promises a caller's scheduler no call with count 0 (a job system may assert
+ * against one; a review found an empty store's frame making them): every test and update
+ * mode, posed or not, and a grid build, on an empty store, then on one with shapes. */
+Test(broadphase, no_empty_task_calls) {
+    sepax_shapes *none = sepax_shapes_create(0), *some = make_store(200, 79, 8);
+    call_count c = {0, 0};
+    sepax_scheduler sched = {counting_for, 2, &c};
+    /* min_parallel_shapes 1: the per-shape steps go through the scheduler too */
+    sepax_broadphase_config cfg = {0, &sched, NULL, 1};
+    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+    cr_assert(bp);
+    sepax_pair pairs[4096];
+    sepax_hit hits[4096];
+    sepax_manifold mans[4096];
+    sepax_contacts out = {pairs, hits, mans, 4096};
+    sepax_pose poses[1] = {{{0.0f, 0.0f}, {1.0f, 0.0f}}};
+    for (int st = 0; st < 2; st++) {
+        sepax_shapes *s = st ? some : none;
+        for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_MANIFOLD; test++)
+            for (int u = SEPAX_UPDATE_NONE; u <= SEPAX_UPDATE_LAZY; u++) {
+                sepax_frame_options o = {test, 0.0f, 0.0f, u};
+                size_t count = 7;
+                sepax_status got = sepax_find_contacts(bp, s, &o, &out, &count);
+                /* no update after a lazy frame: only the bounds' test may run */
+                cr_assert(got == SEPAX_OK ||
+                              (u == SEPAX_UPDATE_NONE && got == SEPAX_ERR_STALE_WORLD),
+                          "test %d update %d: %s", test, u, sepax_status_str(got));
+                if (!st) {
+                    cr_assert_eq(count, got == SEPAX_OK ? 0u : 7u);
+                    cr_assert_eq(sepax_find_contacts_posed(bp, s, poses, &o, &out, &count), got);
+                }
+            }
+        cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+        cr_assert_eq(c.empty, 0, "%u of %u scheduler calls had no items (%s store)", c.empty,
+                     c.calls, st ? "a filled" : "an empty");
+    }
+    cr_assert_gt(c.calls, 0, "the scheduler never ran");
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(none);
+    sepax_shapes_destroy(some);
+}
+
 Test(broadphase, empty) {
     sepax_shapes *s = sepax_shapes_create(0);
     sepax_broadphase_config cfg = {2, NULL, NULL, 1};
