@@ -2,8 +2,8 @@
 # Which of the CPU's vector pipes an instruction takes: independent 256-bit instructions
 # (no chains between them), alone and mixed in equal parts, in instructions a cycle. Two
 # kinds that share two pipes run 2 a cycle together; on pipes of their own, 4. The kernel's
-# choices of integer lanes and mask blends for the closest vertices (README, "Integer
-# lanes for squared distances") rest on these figures for a Zen 4.
+# choices of integer lanes and mask blends for the closest vertices (docs/performance.md,
+# "Integer lanes for squared distances") rest on these figures for a Zen 4.
 #
 #   bench/pipes.sh [GHZ]   (GHZ: the clock to count cycles by; default 3.67, the Zen 4 host's)
 #

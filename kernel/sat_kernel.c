@@ -1466,7 +1466,7 @@ static NOINLINE void circles_collide(const sepax_shapes *st, const sepax_pair *p
  * lanes for each of 16 (the slot classes run their tails themselves), and
  * each class's loop starts once a chunk, so a long chunk wastes few lanes
  * and starts: 4096 pairs took 0.5 ns a pair less than 2048 on a mixed list
- * (README, "Longer chunks"), 0.7 with the sorted copies below ("Sorted
+ * (docs/performance.md, "Longer chunks"), 0.7 with the sorted copies below ("Sorted
  * copies of the pairs"); 8192 measured the same as 4096. A chunk's buffers
  * take 11 bytes a pair of stack (sort_long: 46 KiB with 8 lanes, 48 with
  * 16), so lists no longer than SHORT_CHUNK, which are one chunk either way
@@ -1540,7 +1540,8 @@ static ALWAYS_INLINE void sort_chunks(const sepax_shapes *st, const sepax_pair *
         }
         /* each pair copied to its class's run with its place: the class kernels then read
          * both in order, where reading pairs[base + idx[k]], scattered over the chunk, took
-         * 0.4-0.5 ns a pair more on a mixed list (README, "Sorted copies of the pairs") */
+         * 0.4-0.5 ns a pair more on a mixed list (docs/performance.md, "Sorted copies of the
+         * pairs") */
 #define PLACE(k)                                                                                   \
     do {                                                                                           \
         size_t w = at[of[t + (k)]]++;                                                              \
