@@ -353,7 +353,10 @@ SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec
 /// Every pose is checked before any is stored: a NaN or Inf (SEPAX_ERR_NONFINITE), a position
 /// beyond SEPAX_COORD_LIMIT (SEPAX_ERR_RANGE), or a rotation whose squared length is off 1
 /// by more than 2^-16 (SEPAX_ERR_BAD_POSE) leaves every pose unchanged. World data, which
-/// queries read, changes only at the next sepax_shapes_update.
+/// queries read, changes only at the next sepax_shapes_update. A rotation is used as given,
+/// not renormalised: one of length 1 + e (|e| <= 2^-17 as accepted) scales the shape and its
+/// normals by 1 + e, so every "unit" normal a query returns is unit within the length of the
+/// rotation that turned it (sepax_rot's cosine and sine are each within 0.5 ulp of exact).
 SEPAX_API sepax_status sepax_shapes_set_poses(sepax_shapes *store, uint32_t first, size_t count,
                                               const sepax_pose *poses);
 
@@ -427,8 +430,14 @@ SEPAX_API sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t
 /// core, type_a: SEPAX_FEATURE_*) and which of B made it. It stays the same while the same
 /// features touch, so a solver can match this frame's point with last frame's (warm start).
 #define SEPAX_FEATURE_ID(index_a, index_b, type_a, type_b)                                         \
-    ((uint32_t)(index_a) | (uint32_t)(index_b) << 8 | (uint32_t)(type_a) << 16 |                   \
-     (uint32_t)(type_b) << 24)
+    (SEPAX_U32_(index_a) | SEPAX_U32_(index_b) << 8 | SEPAX_U32_(type_a) << 16 |                   \
+     SEPAX_U32_(type_b) << 24)
+/* the casts of SEPAX_FEATURE_ID: C++'s own, so that C++ built with -Wold-style-cast takes it */
+#ifdef __cplusplus
+#define SEPAX_U32_(x) static_cast<uint32_t>(x)
+#else
+#define SEPAX_U32_(x) ((uint32_t)(x))
+#endif
 
 /// One contact point of a manifold.
 typedef struct sepax_contact {

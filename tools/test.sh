@@ -116,7 +116,7 @@ fma_check() { # objdump, library, multiply pattern, fused pattern, name
 fma_check objdump build-test-gcc/kernel/libsepax.so '\svmulps' '\svfn?m(add|sub)' x86-64
 fma_check aarch64-linux-gnu-objdump build-test-neon/kernel/libsepax.so '\sfmul\s' '\sf(n)?m(la|ls|add|sub)\s' aarch64
 clang-format --dry-run -Werror kernel/*.c kernel/*.h include/*.h tests/*.c tests/*.h \
-  tests/consumer/*.c tests/fuzz/*.c tests/fuzz/*.h bench/*.c bench/*.h tests/peers/*.cc bench/peers/*.c \
+  tests/consumer/*.c tests/consumer/*.cc tests/fuzz/*.c tests/fuzz/*.h bench/*.c bench/*.h tests/peers/*.cc bench/peers/*.c \
   bench/peers/*.cc bench/peers/*.h
 echo "clang-format: clean"
 dest=$(mktemp -d)
@@ -128,7 +128,27 @@ cflags=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --cf
 libs=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --libs sepax)
 cc $cflags tests/consumer/example.c $libs -o "$dest/example"
 LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$dest/example"
-echo "pkg-config consumer (installed under $dest$prefix): ok"
+# static, as pkg-config --static gives it: no libsepax.so needed at run time
+static_libs=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --static --libs sepax)
+cc $cflags tests/consumer/example.c ${static_libs/-lsepax/-l:libsepax.a} -o "$dest/example-static"
+"$dest/example-static" >/dev/null
+needs=$(ldd "$dest/example-static")
+case "$needs" in *libsepax*) echo "a static link through pkg-config needs libsepax.so"; exit 1 ;; esac
+# the headers as C99 and from C++ at the warnings engines build with
+printf '#include <sepax.h>\n#include <sepax_ref.h>\nunsigned f(void) { return SEPAX_FEATURE_ID(1, 2, 0, 1); }\n' \
+  >"$dest/c99.c"
+for c in gcc clang; do
+  $c -std=c99 -pedantic-errors -Wall -Wextra -Werror -Wc++-compat $cflags -c "$dest/c99.c" -o "$dest/c99.o"
+done
+for cxx in g++ clang++; do
+  for std in c++11 c++17; do
+    $cxx -std=$std -pedantic-errors -Wall -Wextra -Werror -Wold-style-cast \
+      -Wzero-as-null-pointer-constant -Wconversion -Wsign-conversion $cflags \
+      tests/consumer/header_check.cc $libs -o "$dest/header_check"
+    LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$dest/header_check" >/dev/null
+  done
+done
+echo "pkg-config consumer (installed under $dest$prefix; shared, static, C99, C++11 and C++17): ok"
 cmk=$(mktemp -d)
 cp tests/consumer/example.c tests/consumer/CMakeLists.txt "$cmk/"
 # Makefiles whatever CMAKE_GENERATOR says: the moved-tree check reads their link.txt
@@ -149,7 +169,15 @@ ln -s "$cfgdir" "$cmk/alias"
 rm -rf "$cmk/build"
 cmake -G "Unix Makefiles" -S "$cmk" -B "$cmk/build" -Dsepax_DIR="$cmk/alias" >/dev/null
 cmake --build "$cmk/build" >/dev/null
-echo "CMake find_package consumer (installed, moved, through a symlink): ok"
+# the static library when asked for
+rm -rf "$cmk/build"
+cmake -G "Unix Makefiles" -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$prefix" \
+  -DSEPAX_USE_STATIC_LIBS=ON >/dev/null
+cmake --build "$cmk/build" >/dev/null
+"$cmk/build/example" >/dev/null
+needs=$(ldd "$cmk/build/example")
+case "$needs" in *libsepax*) echo "CMake: a static link needs libsepax.so"; exit 1 ;; esac
+echo "CMake find_package consumer (installed, moved, through a symlink; static): ok"
 sub=$(mktemp -d)
 mkdir -p "$sub/subprojects"
 ln -s "$root" "$sub/subprojects/sepax"
