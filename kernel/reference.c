@@ -130,10 +130,16 @@ static answer planes_and_vertices(const sepax_shape_view *a, const sepax_shape_v
 
 sepax_ref_answer sepax_ref_pair_answer(const sepax_shape_view *a, const sepax_shape_view *b,
                                        float margin) {
-    if (a->kind == SEPAX_KIND_CIRCLE && b->kind == SEPAX_KIND_CIRCLE) return circles(a, b);
     int sharp = a->kind == SEPAX_KIND_POLYGON && a->radius == 0.0f &&
                 b->kind == SEPAX_KIND_POLYGON && b->radius == 0.0f;
-    return planes_and_vertices(a, b, !sharp || margin > 0.0f);
+    answer r = a->kind == SEPAX_KIND_CIRCLE && b->kind == SEPAX_KIND_CIRCLE
+                   ? circles(a, b)
+                   : planes_and_vertices(a, b, !sharp || margin > 0.0f);
+    /* + 0: a zero component comes out +0, as README promises (a plane turned by an exact
+     * quarter turn holds -0: 0 * 1 - 1 * 0) */
+    r.normal.x = r.normal.x + 0.0f;
+    r.normal.y = r.normal.y + 0.0f;
+    return r;
 }
 
 /* The overlap flag alone, the textbook way: stop at the first axis that

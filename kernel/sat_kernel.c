@@ -99,13 +99,14 @@ _Static_assert(sizeof(sepax_ray_hit) == 6 * sizeof(float) &&
 enum { RECORD_FIELDS = 6 }; /* the most fields of a record store_lane_records writes */
 
 /* A hit, or all +0 for a miss, without a branch on which (a coin toss in a
- * typical batch, so a branch would mispredict half the time). */
+ * typical batch, so a branch would mispredict half the time). The normal's + 0 makes a zero
+ * component +0, as the reference's (a plane turned by an exact quarter turn holds -0). */
 static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
     uint32_t keep = 0u - (uint32_t)(sep <= margin);
     sepax_hit h;
     h.hit = keep & 1u;
-    h.normal.x = sepax_bits_float(sepax_float_bits(nx) & keep);
-    h.normal.y = sepax_bits_float(sepax_float_bits(ny) & keep);
+    h.normal.x = sepax_bits_float(sepax_float_bits(nx + 0.0f) & keep);
+    h.normal.y = sepax_bits_float(sepax_float_bits(ny + 0.0f) & keep);
     h.depth = sepax_bits_float(sepax_float_bits(0.0f - sep) & keep);
     return h;
 }
