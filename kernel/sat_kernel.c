@@ -99,14 +99,14 @@ _Static_assert(sizeof(sepax_ray_hit) == 6 * sizeof(float) &&
 enum { RECORD_FIELDS = 6 }; /* the most fields of a record store_lane_records writes */
 
 /* A hit, or all +0 for a miss, without a branch on which (a coin toss in a
- * typical batch, so a branch would mispredict half the time). The normal's + 0 makes a zero
- * component +0, as the reference's (a plane turned by an exact quarter turn holds -0). */
+ * typical batch, so a branch would mispredict half the time). The normal comes with no -0
+ * (its callers add +0, as the reference does). */
 static inline sepax_hit make_hit(float sep, float margin, float nx, float ny) {
     uint32_t keep = 0u - (uint32_t)(sep <= margin);
     sepax_hit h;
     h.hit = keep & 1u;
-    h.normal.x = sepax_bits_float(sepax_float_bits(nx + 0.0f) & keep);
-    h.normal.y = sepax_bits_float(sepax_float_bits(ny + 0.0f) & keep);
+    h.normal.x = sepax_bits_float(sepax_float_bits(nx) & keep);
+    h.normal.y = sepax_bits_float(sepax_float_bits(ny) & keep);
     h.depth = sepax_bits_float(sepax_float_bits(0.0f - sep) & keep);
     return h;
 }
@@ -213,11 +213,12 @@ static ALWAYS_INLINE int slot_collide_emit(const collide_tail *t, const rec_ptr 
         unsigned bits = ((t->eq_a >> (8 * p)) & 0xffu) | ((t->eq_b >> (8 * p)) & 0xffu) << 8;
         unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
         const sepax_poly_rec *owner = axis < 8u ? a[p] : b[p];
-        /* B's outward normal points from B to A: reverse it, as 0 - n so a
-         * zero component stays +0 */
-        float nx = owner->nx[axis & 7u], ny = owner->ny[axis & 7u];
-        nx = sepax_pick(axis >= 8u, 0.0f - nx, nx);
-        ny = sepax_pick(axis >= 8u, 0.0f - ny, ny);
+        /* B's outward normal points from B to A: reverse it by its sign bit; then + 0, so a
+         * zero component is +0 either way (an A plane turned by an exact quarter turn holds
+         * -0), which is the reference's n + 0 for A and 0 - n for B, bit for bit */
+        uint32_t flip = (uint32_t)(axis >= 8u) << 31;
+        float nx = sepax_bits_float(sepax_float_bits(owner->nx[axis & 7u]) ^ flip) + 0.0f;
+        float ny = sepax_bits_float(sepax_float_bits(owner->ny[axis & 7u]) ^ flip) + 0.0f;
         out[pos[p]] = make_hit(m[8 * p], margin, nx, ny);
         if (axis_out) axis_out[pos[p]] = (uint8_t)(axis & 15u);
         misses += !(m[8 * p] <= margin);
@@ -476,9 +477,10 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *l
         return;
     }
     float fs[LANES], fx[LANES], fy[LANES], mg[LANES], fa[LANES];
+    lf zero = lf_load(k_zero, k_zero); /* + 0: a zero component is +0, as the reference's */
     lf_store(sep, fs);
-    lf_store(nx, fx);
-    lf_store(ny, fy);
+    lf_store(lf_add(nx, zero), fx);
+    lf_store(lf_add(ny, zero), fy);
     lf_store(margin, mg);
     for (int t = 0; t < LANES; t++) out[pos[t]] = make_hit(fs[t], mg[0], fx[t], fy[t]);
     if (axis_out) {
