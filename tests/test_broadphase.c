@@ -1588,8 +1588,6 @@ Test(broadphase, contract) {
     sepax_shapes_destroy(s);
 }
 
-/* An unbuilt grid is no grid: its queries refuse (SEPAX_ERR_NO_GRID), writing nothing; an
- * empty store's grid is one, with nothing in it. */
 /* A caller's scheduler that counts its calls and the empty ones among them. */
 typedef struct call_count {
     unsigned calls, empty;
@@ -1644,6 +1642,8 @@ Test(broadphase, no_empty_task_calls) {
     sepax_shapes_destroy(some);
 }
 
+/* An unbuilt grid is no grid: its queries refuse (SEPAX_ERR_NO_GRID), writing nothing; an
+ * empty store's grid is one, with nothing in it. */
 Test(broadphase, empty) {
     sepax_shapes *s = sepax_shapes_create(0);
     sepax_broadphase_config cfg = {2, NULL, NULL, 1};

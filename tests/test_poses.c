@@ -161,6 +161,16 @@ Test(poses, long_batches_land_lane_by_lane) {
 
 static int negative_zero(float v) { return v == 0.0f && signbit(v); }
 
+/* No -0 in the normals of hits[0 .. n-1] and mans[0 .. n-1], `who` giving them. */
+static void expect_no_negative_zero(const sepax_hit *hits, const sepax_manifold *mans, size_t n,
+                                    const char *who) {
+    for (size_t i = 0; i < n; i++)
+        cr_assert(!negative_zero(hits[i].normal.x) && !negative_zero(hits[i].normal.y) &&
+                      !negative_zero(mans[i].normal.x) && !negative_zero(mans[i].normal.y),
+                  "%s, pair %zu: normal (%g, %g)", who, i, (double)hits[i].normal.x,
+                  (double)hits[i].normal.y);
+}
+
 /* A plane turned by an exact quarter turn can hold a -0 component (0 * 1 - 1 * 0 is -0 for
  * c = 0, s = 1, and 0 * -1 is -0), and collide passed A's planes' normals on as they were:
  * a review found normals (-0, -1), where README promises zero components +0. Boxes turned by
@@ -202,23 +212,16 @@ Test(poses, turned_planes_give_no_negative_zero) {
     for (size_t i = 0; i < n; i++) {
         cr_assert(hits[i].hit, "pair %zu misses", i);
         zeros += (hits[i].normal.x == 0.0f) + (hits[i].normal.y == 0.0f);
-        cr_assert(!negative_zero(hits[i].normal.x) && !negative_zero(hits[i].normal.y) &&
-                      !negative_zero(mans[i].normal.x) && !negative_zero(mans[i].normal.y),
-                  "reference, pair %zu: normal (%g, %g)", i, (double)hits[i].normal.x,
-                  (double)hits[i].normal.y);
     }
     cr_assert_geq(zeros, n, "the cases hold a zero component each");
+    expect_no_negative_zero(hits, mans, n, "reference");
     sepax_backend was = sepax_get_backend();
     for (int be = 0; be < SEPAX_BACKEND_COUNT; be++) {
         if (!sepax_backend_available((sepax_backend)be)) continue;
         cr_assert_eq(sepax_set_backend((sepax_backend)be), SEPAX_OK);
         cr_assert_eq(sepax_collide(s, pairs, n, hits), SEPAX_OK);
         cr_assert_eq(sepax_collide_manifold(s, pairs, n, mans), SEPAX_OK);
-        for (size_t i = 0; i < n; i++)
-            cr_assert(!negative_zero(hits[i].normal.x) && !negative_zero(hits[i].normal.y) &&
-                          !negative_zero(mans[i].normal.x) && !negative_zero(mans[i].normal.y),
-                      "%s, pair %zu: normal (%g, %g)", sepax_backend_name((sepax_backend)be), i,
-                      (double)hits[i].normal.x, (double)hits[i].normal.y);
+        expect_no_negative_zero(hits, mans, n, sepax_backend_name((sepax_backend)be));
     }
     cr_assert_eq(sepax_set_backend(was), SEPAX_OK);
     sepax_shapes_destroy(s);

@@ -127,13 +127,19 @@ pcdir=$(dirname "$(find "$dest" -name sepax.pc)")
 cflags=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --cflags sepax)
 libs=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --libs sepax)
 cc $cflags tests/consumer/example.c $libs -o "$dest/example"
-LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$dest/example"
+installed_lib=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)")
+LD_LIBRARY_PATH="$installed_lib" "$dest/example"
+# fails when program $1 needs libsepax.so (a static link was asked for); $2 says whose
+static_only() {
+  local needs
+  needs=$(ldd "$1")
+  case "$needs" in *libsepax*) echo "$2: a static link needs libsepax.so"; exit 1 ;; esac
+}
 # static, as pkg-config --static gives it: no libsepax.so needed at run time
 static_libs=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pcdir" pkg-config --static --libs sepax)
 cc $cflags tests/consumer/example.c ${static_libs/-lsepax/-l:libsepax.a} -o "$dest/example-static"
 "$dest/example-static" >/dev/null
-needs=$(ldd "$dest/example-static")
-case "$needs" in *libsepax*) echo "a static link through pkg-config needs libsepax.so"; exit 1 ;; esac
+static_only "$dest/example-static" "pkg-config --static"
 # the headers as C99 and from C++ at the warnings engines build with
 printf '#include <sepax.h>\n#include <sepax_ref.h>\nunsigned f(void) { return SEPAX_FEATURE_ID(1, 2, 0, 1); }\n' \
   >"$dest/c99.c"
@@ -145,7 +151,7 @@ for cxx in g++ clang++; do
     $cxx -std=$std -pedantic-errors -Wall -Wextra -Werror -Wold-style-cast \
       -Wzero-as-null-pointer-constant -Wconversion -Wsign-conversion $cflags \
       tests/consumer/header_check.cc $libs -o "$dest/header_check"
-    LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$dest/header_check" >/dev/null
+    LD_LIBRARY_PATH="$installed_lib" "$dest/header_check" >/dev/null
   done
 done
 echo "pkg-config consumer (installed under $dest$prefix; shared, static, C99, C++11 and C++17): ok"
@@ -154,7 +160,7 @@ cp tests/consumer/example.c tests/consumer/CMakeLists.txt "$cmk/"
 # Makefiles whatever CMAKE_GENERATOR says: the moved-tree check reads their link.txt
 cmake -G "Unix Makefiles" -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null
 cmake --build "$cmk/build" >/dev/null
-LD_LIBRARY_PATH=$(dirname "$(find "$dest" -name 'libsepax.so' | head -1)") "$cmk/build/example"
+LD_LIBRARY_PATH="$installed_lib" "$cmk/build/example"
 # the same build dir once the tree has moved: the library must come from the new place
 cfgdir=$(dirname "$(find "$dest" -name sepaxConfig.cmake)")
 mv "$dest" "$dest.moved"
@@ -175,8 +181,7 @@ cmake -G "Unix Makefiles" -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$p
   -DSEPAX_USE_STATIC_LIBS=ON >/dev/null
 cmake --build "$cmk/build" >/dev/null
 "$cmk/build/example" >/dev/null
-needs=$(ldd "$cmk/build/example")
-case "$needs" in *libsepax*) echo "CMake: a static link needs libsepax.so"; exit 1 ;; esac
+static_only "$cmk/build/example" "CMake"
 echo "CMake find_package consumer (installed, moved, through a symlink; static): ok"
 sub=$(mktemp -d)
 mkdir -p "$sub/subprojects"
