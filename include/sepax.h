@@ -131,8 +131,9 @@ SEPAX_API sepax_rotation sepax_rot(float angle);
 /// in a loop, README "Poses"). Invalid angles give {NaN, NaN} as sepax_rot does, which
 /// sepax_shapes_set_poses then refuses. n == 0: SEPAX_OK, nothing read or written; NULL
 /// angles or out: SEPAX_ERR_NULL; either not aligned for its type: SEPAX_ERR_MISALIGNED; n
-/// whose byte size overflows size_t: SEPAX_ERR_COUNT; on error nothing is written. out must
-/// not overlap angles.
+/// whose byte size overflows size_t: SEPAX_ERR_COUNT; then, as every query, the backend's
+/// error when SEPAX_BACKEND names none this CPU runs (sepax_get_backend); on error nothing is
+/// written. out must not overlap angles.
 SEPAX_API sepax_status sepax_rot_many(const float *angles, size_t n, sepax_rotation *out);
 
 /// Where a shape is: world = rotation * local + position.
@@ -275,7 +276,8 @@ SEPAX_API sepax_status sepax_shapes_add_circle(sepax_shapes *store, sepax_vec2 c
                                                uint32_t *out_id);
 
 /// Add a capsule: every point within radius (> 0) of the segment p0-p1. Ends closer than 2^-20
-/// of the capsule's size are SEPAX_ERR_TOO_FEW_POINTS (add a circle instead).
+/// of the capsule's size (the larger side of its bounding box, radius included; the same
+/// wherever it sits) are SEPAX_ERR_TOO_FEW_POINTS (add a circle instead).
 SEPAX_API sepax_status sepax_shapes_add_capsule(sepax_shapes *store, sepax_vec2 p0, sepax_vec2 p1,
                                                 float radius, uint32_t *out_id);
 
@@ -350,6 +352,8 @@ SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec
                                   int *out_count);
 
 /// Set the poses of the shapes at indices first .. first+count-1 (a game calls this once a frame).
+/// Errors, in this order: SEPAX_ERR_NULL (store), SEPAX_ERR_BAD_ID (range past the shapes), then,
+/// with count > 0 (count 0 may pass NULL poses), SEPAX_ERR_NULL and SEPAX_ERR_MISALIGNED (poses).
 /// Every pose is checked before any is stored: a NaN or Inf (SEPAX_ERR_NONFINITE), a position
 /// beyond SEPAX_COORD_LIMIT (SEPAX_ERR_RANGE), or a rotation whose squared length is off 1
 /// by more than 2^-16 (SEPAX_ERR_BAD_POSE) leaves every pose unchanged. World data, which
@@ -568,8 +572,9 @@ typedef struct sepax_filter {
 #define SEPAX_FILTER_DEFAULT_MASK 0xffffffffu
 
 /// Set the filters of the shapes at indices first .. first+count-1. A removal moves the last
-/// shape's filter with it. Errors: SEPAX_ERR_NULL, SEPAX_ERR_BAD_ID (range past the shapes),
-/// SEPAX_ERR_MISALIGNED; on error nothing changes.
+/// shape's filter with it. Errors, in this order: SEPAX_ERR_NULL (store), SEPAX_ERR_BAD_ID
+/// (range past the shapes), then, with count > 0 (count 0 may pass NULL filters), SEPAX_ERR_NULL
+/// and SEPAX_ERR_MISALIGNED (filters), as sepax_shapes_set_poses; on error nothing changes.
 SEPAX_API sepax_status sepax_shapes_set_filters(sepax_shapes *store, uint32_t first, size_t count,
                                                 const sepax_filter *filters);
 
@@ -741,7 +746,9 @@ typedef struct sepax_broadphase_stats {
     /// never do. A phase the call did not reach or run (no update asked, an error before it)
     /// reads 0; sepax_broadphase_build sets only grid_ns.
     uint64_t update_ns; ///< sepax_find_contacts' world update, over the workers (with
-                        ///< SEPAX_UPDATE_LAZY, its marking pairing and records pass too)
+                        ///< SEPAX_UPDATE_LAZY, its marking pairing and records pass too);
+                        ///< for sepax_find_contacts_posed, the poses' check and store too
+                        ///< (so not 0 with SEPAX_UPDATE_NONE)
     uint64_t grid_ns;   ///< the grid build: boxes, cells, the sort
     uint64_t pairs_ns;  ///< pairing, filters and the test, over the workers (a redo included)
     uint64_t copy_ns;   ///< the results into the caller's arrays
@@ -760,15 +767,16 @@ SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,
 SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shapes *store,
                                               uint32_t *order, uint32_t count);
 
-/// Ids of the shapes whose bounding boxes overlap `box` (touching counts), in grid order.
+/// Ids of the shapes whose bounding boxes overlap `box` (touching counts), in grid order; a box
+/// whose lower corner is above its upper one on an axis overlaps nothing (SEPAX_OK, count 0).
 /// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY with the first
 /// `capacity` of them written.
 /// The grid must have been built from this store, unchanged since (else results are stale
 /// but memory-safe). Errors: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (ids, *count), NONFINITE /
 /// RANGE (box), then SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build
 /// ran out of memory before its grid was whole; an empty answer would read as "nothing
-/// there"), checked last; on an error nothing is written, *count included. The same for the
-/// two queries below.
+/// there"), checked last; on any other error nothing is written, *count included. The same
+/// for the two queries below.
 SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
                                                    const sepax_shapes *store, sepax_aabb box,
                                                    uint32_t *ids, size_t capacity, size_t *count);

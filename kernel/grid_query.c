@@ -289,9 +289,11 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     double slack = ray_slack(ray), pad = cell + slack;
     if (bp->nsmall && clip(ox, dx, gx0 - pad, gx1 + pad, &t0, &t1) &&
         clip(oy, dy, gy0 - pad, gy1 + pad, &t0, &t1)) {
-        double ya = oy + t0 * dy, yb = oy + t1 * dy;
-        uint32_t r0 = sepax_grid_row(bp, ya < yb ? ya : yb),
-                 r1 = sepax_grid_row(bp, ya > yb ? ya : yb);
+        /* the rows whose band (below) the ray's part in the grid meets: its y range padded
+         * as the bands are, since a far ray's hits lie up to slack off its exact path */
+        double ya = oy + t0 * dy, yb = oy + t1 * dy, band = cell * 1e-3 + slack;
+        uint32_t r0 = sepax_grid_row(bp, (ya < yb ? ya : yb) - band),
+                 r1 = sepax_grid_row(bp, (ya > yb ? ya : yb) + band);
         r0 -= r0 > 0;
         /* grid order, as the other queries: filter group by group, each row by row */
         for (uint32_t g = 0; g < bp->ngroups; g++) {
@@ -301,7 +303,6 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
                  * its upper edge: the part of the ray there, its columns, one run */
                 double s0 = t0, s1 = t1;
                 double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
-                double band = cell * 1e-3 + slack;
                 if (!clip(oy, dy, lo - band, hi + band, &s0, &s1)) continue;
                 sepax_box_probe pr = ray_box(bp, ray, slack, s0, s1);
                 bp_span sp = sepax_grid_span(bp, pr.lox, pr.loy, pr.hix, pr.hiy); /* columns */

@@ -135,11 +135,18 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
         if (st != SEPAX_OK && k >= 3) return st;
     }
     if (k < 3) {
-        int distinct = 0, third = 0; /* one cluster of points, two, or a line? */
-        for (int i = 1; i < count && !distinct; i++) distinct = !close_to(P(i), P(0), tol);
-        for (int i = 1; i < count && !third; i++)
-            third = !close_to(P(i), P(0), tol) && !close_to(P(i), P(count - 1), tol);
-        return distinct && third ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_TOO_FEW_POINTS;
+        /* one cluster of points, two, or a line? The first point, the first far from it,
+         * and any far from both (the last point in sorted order may share the first's
+         * cluster: two points 1e-7 apart either side of a third's x) */
+        int second = -1, third = 0;
+        for (int i = 1; i < count && !third; i++) {
+            if (close_to(P(i), P(0), tol)) continue;
+            if (second < 0)
+                second = i;
+            else
+                third = !close_to(P(i), P(second), tol);
+        }
+        return third ? SEPAX_ERR_COLLINEAR : SEPAX_ERR_TOO_FEW_POINTS;
     }
 #undef P
     if (k > SEPAX_MAX_VERTS) return SEPAX_ERR_TOO_MANY_VERTS;

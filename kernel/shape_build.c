@@ -59,11 +59,11 @@ sepax_status sepax_build_capsule(sepax_vec2 p0, sepax_vec2 p1, float radius, sep
     sepax_status st = sepax_points_check(p, 2);
     if (st == SEPAX_OK) st = check_radius(radius, 1);
     if (st != SEPAX_OK) return st;
-    /* A segment shorter than 2^-20 of the capsule's size has no reliable
-     * direction (the same rule that welds polygon points). */
+    /* A segment shorter than 2^-20 of the capsule's size, the larger side of its bounding
+     * box (radius included), has no reliable direction: the rule that welds polygon points,
+     * and like it the same wherever the capsule sits in its local frame. */
     double dx = (double)p1.x - p0.x, dy = (double)p1.y - p0.y;
-    double size = fmax(fmax(fabs((double)p0.x), fabs((double)p0.y)),
-                       fmax(fmax(fabs((double)p1.x), fabs((double)p1.y)), (double)radius));
+    double size = fmax(fabs(dx), fabs(dy)) + 2.0 * radius;
     if (fmax(fabs(dx), fabs(dy)) <= SEPAX_REL_TOL * size) return SEPAX_ERR_TOO_FEW_POINTS;
     /* the polygon recipe for an edge normal, then its opposite for the far side */
     float nx, ny, c;

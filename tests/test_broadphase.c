@@ -2262,6 +2262,46 @@ Test(broadphase, tiny_shapes_as_the_pair_queries) {
  * shapes': the grid's walk pads the ray's path by 2^-20 of that scale, so a ray from far away
  * finds every shape sepax_raycast hits. Before, rays from 1e5 away past circles of radius
  * 0.001 differed in 178 of 200 casts. */
+/* A long ray from far away over a field many rows tall: sepax_raycast's hits lie up to the
+ * ray's padding off its exact path, which may be rows away from the rows that path crosses;
+ * the query visited only those (5 of the 15 shapes listed). */
+Test(broadphase, far_ray_over_many_rows) {
+    sepax_shapes *s = sepax_shapes_create(128);
+    uint32_t id[100];
+    for (int i = 0; i < 100; i++) {
+        cr_assert_eq(sepax_shapes_add_box(s, 1.0f, 1.0f, &id[i]), SEPAX_OK);
+        sepax_pose p = {{5.0f + 10.0f * (float)(i / 10), 5.0f + 10.0f * (float)(i % 10)},
+                        sepax_rot(0.1f * (float)i)};
+        cr_assert_eq(sepax_shapes_set_poses(s, id[i], 1, &p), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    sepax_broadphase_stats bs;
+    cr_assert_eq(sepax_broadphase_stats_get(bp, &bs), SEPAX_OK);
+    cr_assert_gt(bs.cells_y, 8, "the field spans many rows (%u)", bs.cells_y);
+    const sepax_ray ray = {{584943488.0f, 2227074.75f}, {-584943488.0f, -2227040.5f}, 1.03591073f};
+    sepax_ray rays[100];
+    sepax_ray_hit all[100], hits[100];
+    uint32_t ids[100];
+    for (int i = 0; i < 100; i++) rays[i] = ray;
+    cr_assert_eq(sepax_raycast(s, rays, id, 100, all), SEPAX_OK);
+    size_t count, want = 0;
+    cr_assert_eq(sepax_broadphase_query_ray(bp, s, &ray, ids, hits, 100, &count), SEPAX_OK);
+    for (int i = 0; i < 100; i++) {
+        if (!all[i].hit) continue;
+        want++;
+        size_t j = 0;
+        while (j < count && ids[j] != id[i]) j++;
+        cr_expect(j < count, "box %d hit by sepax_raycast, not listed", i);
+        if (j < count) cr_expect(memcmp(&hits[j], &all[i], sizeof all[i]) == 0, "box %d", i);
+    }
+    cr_expect(want > 10, "the ray crosses the field (%zu hits)", want);
+    cr_expect_eq(count, want, "%zu listed, sepax_raycast hits %zu", count, want);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
 Test(broadphase, far_rays_as_raycast) {
     sepax_shapes *s = sepax_shapes_create(2048);
     wl_rng r = {77};

@@ -409,6 +409,22 @@ Test(contract, sliver) {
  * a triangle is accepted, by add_polygon and by hull; at or below it, COLLINEAR; never
  * NONCONVEX (every triangle is convex). A sharp corner of a thin triangle was once taken
  * for a spike. */
+/* A vertex exactly 2^-20 of the size from another edge's line is too thin (COLLINEAR), as
+ * README's table says ("2^-20 of the size thin or thinner"): found by a mutation (< for <= in
+ * the convexity test's tolerance) that no other case told apart. Coordinates on a grid of
+ * 2^-20 with size 1, so every distance is exact: the edge (598887, 2)-(768998, 2) (in units
+ * of 2^-20) has a tolerance of 170111 units of length times size, and vertex (517624, 1)
+ * lies exactly that far from its line. */
+Test(contract, vertex_exactly_at_the_tolerance) {
+    static const double g[8][2] = {{221803, 1},       {510981, 0},      {517624, 1},
+                                   {598887, 2},       {768998, 2},      {1048575, 1039020},
+                                   {813986, 1048575}, {497543, 1048576}};
+    sepax_vec2 p[8];
+    for (int i = 0; i < 8; i++)
+        p[i] = (sepax_vec2){(float)(g[i][0] * 0x1p-20), (float)(g[i][1] * 0x1p-20)};
+    ADD_FAILS(SEPAX_ERR_COLLINEAR, sepax_shapes_add_polygon(store, p, 8, &out_id));
+}
+
 Test(contract, sliver_threshold) {
     /* apex positions along the base, and rotations of the whole triangle */
     const double apex[] = {0.5, 0.0, 0.1, 0.9, 1.0, -0.2, 1.3};
@@ -636,6 +652,23 @@ Test(contract, capsule_ends) {
     ADD_FAILS(
         SEPAX_ERR_TOO_FEW_POINTS,
         sepax_shapes_add_capsule(store, (sepax_vec2){0, 0}, (sepax_vec2){1e-3f, 0}, 1e4f, &out_id));
+    /* the size is the capsule's own, not its distance from the local origin: the same short
+     * capsules are taken at the origin and far from it (they were refused there) */
+    static const float at[3] = {0, 200, 1e6f};
+    for (int i = 0; i < 3; i++) {
+        uint32_t id;
+        cr_expect_eq(sepax_shapes_add_capsule(store, (sepax_vec2){at[i], 0},
+                                              (sepax_vec2){at[i], 1e-4f}, 1e-3f, &id),
+                     SEPAX_OK, "a capsule 1e-4 long, radius 1e-3, at x = %g", (double)at[i]);
+        cr_expect_eq(sepax_shapes_add_capsule(store, (sepax_vec2){at[i], 0},
+                                              (sepax_vec2){at[i] + 0.5f, 0}, 0.1f, &id),
+                     SEPAX_OK, "a capsule 0.5 long at x = %g", (double)at[i]);
+        /* and one 2^-21 of its size long is refused anywhere */
+        float len = 0x1p-21f * 2.0f, big = at[i] + 1.0f;
+        ADD_FAILS(SEPAX_ERR_TOO_FEW_POINTS,
+                  sepax_shapes_add_capsule(store, (sepax_vec2){big, 0},
+                                           (sepax_vec2){big, len * 0.5f}, 1.0f, &out_id));
+    }
 }
 
 Test(contract, reflex) {

@@ -94,6 +94,13 @@ Test(hull, bad_inputs) {
                               {1, 1}, {1, 1 + 3e-7f}, {1 - 3e-7f, 1}};
     cr_expect(sepax_hull(merged, 3, out, &n) == SEPAX_ERR_TOO_FEW_POINTS);
     cr_expect(sepax_hull(clusters, 6, out, &n) == SEPAX_ERR_TOO_FEW_POINTS);
+    /* two clusters where the lowest and the highest x are the same cluster's (it was
+     * COLLINEAR: the last point in sorted order was taken for the second cluster), and a
+     * line of three (which is COLLINEAR) */
+    sepax_vec2 straddle[3] = {{-1e-7f, 0}, {1e-7f, 0}, {0, 1}};
+    sepax_vec2 three[4] = {{0, 0}, {1e-7f, 0}, {0.5f, 0.5f}, {1, 1}};
+    cr_expect(sepax_hull(straddle, 3, out, &n) == SEPAX_ERR_TOO_FEW_POINTS);
+    cr_expect(sepax_hull(three, 4, out, &n) == SEPAX_ERR_COLLINEAR);
     cr_expect(sepax_hull(nan_pt, 3, out, &n) == SEPAX_ERR_NONFINITE);
     cr_expect(sepax_hull(far_pt, 3, out, &n) == SEPAX_ERR_RANGE);
     cr_expect(sepax_hull(many, SEPAX_HULL_MAX_POINTS + 1, out, &n) == SEPAX_ERR_COUNT);

@@ -627,6 +627,42 @@ Test(remove, many_matches_a_plain_model, .timeout = 600) {
 /* A refused call changes nothing: a bad, stale or repeated id anywhere in the list leaves the
  * store as it was (its marks cleared: the same shapes then go in a call that passes) and the
  * outputs untouched. */
+/* Which staying shape fills which hole: README's rule, pinned. A dense set (one shape in 64 or
+ * more) fills its holes in index order, a sparse one in the list's order, each with the
+ * highest staying shape; listing index 1 before index 0 tells the two apart. */
+static void expect_fill_order(uint32_t count, float want0, float want1) {
+    sepax_shapes *s = sepax_shapes_create(count);
+    uint32_t id[200];
+    for (uint32_t i = 0; i < count; i++)
+        cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){10.0f * (float)i, 0}, 1, &id[i]),
+                     SEPAX_OK);
+    const uint32_t gone[2] = {id[1], id[0]};
+    sepax_move moved[2];
+    uint32_t moves = 0;
+    cr_assert_eq(sepax_shapes_remove_many(s, gone, 2, moved, &moves), SEPAX_OK);
+    cr_assert_eq(moves, 2);
+    sepax_local_shape l0, l1;
+    cr_assert_eq(sepax_shapes_local(s, sepax_shapes_id(s, 0), &l0), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_local(s, sepax_shapes_id(s, 1), &l1), SEPAX_OK);
+    cr_expect(l0.vertex[0].x == want0 && l1.vertex[0].x == want1,
+              "%u shapes: index 0 holds x = %g, index 1 x = %g; want %g and %g", count,
+              (double)l0.vertex[0].x, (double)l1.vertex[0].x, (double)want0, (double)want1);
+    /* the moves in the order made, each from the highest staying shape */
+    uint32_t first = want0 > want1 ? 0 : 1;
+    cr_expect(index_of(moved[0].to) == first && index_of(moved[1].to) == 1 - first,
+              "%u shapes: moves into %u then %u", count, index_of(moved[0].to),
+              index_of(moved[1].to));
+    cr_expect(moved[0].from == id[count - 1] && moved[1].from == id[count - 2],
+              "%u shapes: the highest staying shape moves first", count);
+    sepax_shapes_destroy(s);
+}
+
+Test(remove, many_fills_holes_in_the_documented_order) {
+    expect_fill_order(4, 30, 20);       /* dense: hole 0, then hole 1 */
+    expect_fill_order(128, 1270, 1260); /* 2 * 64 >= 128: dense */
+    expect_fill_order(129, 1270, 1280); /* sparse: hole 1 (listed first), then hole 0 */
+}
+
 Test(remove, many_refused_changes_nothing) {
     sepax_shapes *s = sepax_shapes_create(32);
     cr_assert(s);
