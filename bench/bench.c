@@ -21,10 +21,10 @@
  * bench/hyperfine.sh times. --loops 0 times the setup alone. With --stale-rows
  * the setup ends with a frame (sepax_find_contacts, SEPAX_UPDATE_FRAME) on the
  * same poses, so "one" and "ray-range" answer from the records, as they do
- * after a game's frame (the same checksum). The workload's pair list holds its
- * misses first and its hits after (tests/workload.c fills both quotas in the
- * order it draws); --shuffle mixes them (a fixed permutation), as a
- * broadphase's list would have them.
+ * after a game's frame (the same checksum). The workload's pair list is in the
+ * order drawn (tests/workload.c fills both quotas as it draws: mixed until the
+ * miss quota is full, then a run of hits alone); --shuffle mixes them all (a
+ * fixed permutation), as a broadphase's list would have them.
  *
  * Each figure is the fastest of --reps interleaved repetitions, each timed
  * after one untimed run of the same query (warm caches, as in a loop that
@@ -482,7 +482,7 @@ int main(int argc, char **argv) {
         if (o.margin != 0.0f)
             printf("margin: %g (the overlapping share above is at this margin)\n",
                    (double)o.margin);
-        printf("pair order: %s\n", o.shuffle ? "shuffled" : "misses listed first");
+        printf("pair order: %s\n", o.shuffle ? "shuffled" : "as drawn (a run of hits at the end)");
         printf("every backend bit-identical to the reference: %s\n\n", mismatch ? "NO" : "yes");
         printf("(update: per shape, world data from local shapes and poses)\n\n");
         printf("| backend   | query       | ns/pair | Mpairs/s | vs reference |\n");

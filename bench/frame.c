@@ -4,10 +4,13 @@
  *   sepax-bench-frame [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]
  *       [--threads 1,2] [--backend best|all|NAME,NAME...] [--seed S] [--cell E] [--reorder R]
  *       [--update frame|all|lazy] [--poses frame|set]
+ *       [--evict MB]
  *
  * Frames 0 .. W-1 warm up, frames W .. W+F-1 are measured; each figure is the median over
  * the measured frames. Every configuration (backend x threads) runs every frame, one after the
- * other (interleaved), on one store: per frame and configuration, timed one after another,
+ * other (interleaved; frame f starts from configuration f mod their count, so that none always
+ * runs right after another on the same data), on one store: per frame and configuration, timed
+ * one after another,
  *   update       sepax_shapes_set_poses (the frame's poses, computed before, untimed)
  *                + sepax_shapes_update (one thread)
  *   broadphase   sepax_find_contacts(SEPAX_TEST_AABB, SEPAX_UPDATE_NONE): grid, pairs, filters;
@@ -26,6 +29,10 @@
  * configuration and for both overlap runs; a difference is reported and the exit status is
  * 1. Memory: the store and each broadphase get a counting allocator (bytes live after the
  * last frame, per shape), beside sepax_broadphase_stats.bytes; and the process's peak RSS.
+ *
+ * The one-call frame runs last, on the data the separate runs just read (warm caches), unless
+ * --only-frame 1; --evict MB reads and writes MB MiB of another buffer before each timed run
+ * (64: twice this host's L3), so that each starts with none of its data in the caches.
  *
  * --only-frame 1: only the one-call frame runs (the other columns print "-"), so that an
  * instruction count under callgrind (bench/callgrind-frame.sh) is the frame's alone.
@@ -94,13 +101,14 @@ typedef struct opts {
     int update;       /* the one-call frame's sepax_frame_update */
     int only_frame;   /* run only the one-call frame (for instruction counts under callgrind) */
     int posed;        /* the one-call frame takes the poses (sepax_find_contacts_posed) */
+    uint32_t evict;   /* MiB read and written before each timed run; 0: none */
 } opts;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
             "  [--threads 1,2] [--backend best|all|NAME,...] [--seed S] [--cell E] [--reorder R]\n"
-            "  [--update frame|all|lazy] [--only-frame 0|1] [--poses frame|set]\n",
+            "  [--update frame|all|lazy] [--only-frame 0|1] [--poses frame|set] [--evict MB]\n",
             argv0);
     exit(2);
 }
@@ -137,7 +145,7 @@ static void grow(outbuf *out, size_t need) {
 
 int main(int argc, char **argv) {
     frame_set_name("sepax-bench-frame");
-    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME, 0, 1};
+    opts o = {"bullet-hell", "1,2", "best", 100000, 10, 3, 0, 0.0f, 0, SEPAX_UPDATE_FRAME, 0, 1, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage(argv[0]);
@@ -172,6 +180,8 @@ int main(int argc, char **argv) {
             o.posed = 1;
         else if (strcmp(a, "--poses") == 0 && strcmp(v, "set") == 0)
             o.posed = 0;
+        else if (strcmp(a, "--evict") == 0)
+            o.evict = frame_arg_u32(v);
         else
             usage(argv[0]);
     }
@@ -273,19 +283,25 @@ int main(int argc, char **argv) {
             for (int k = 0; k < 4; k++) pose_hash = (pose_hash ^ w[k]) * 0x100000001b3ull;
         }
         for (uint32_t i = 0; i < count; i++) store_poses[slot[i]] = poses[i];
-        for (int k = 0; k < nc; k++) {
-            config *c = &cfg[k];
+        /* the configurations in turn, from a different one each frame, so that none always
+         * runs right after another on the same frame's data */
+        for (int kk = 0; kk < nc; kk++) {
+            config *c = &cfg[(kk + (int)(f % (uint32_t)nc)) % nc];
             st = sepax_set_backend(c->backend);
             if (st != SEPAX_OK) frame_die("sepax_set_backend", st);
             size_t cand = 0, hits = 0, hits1 = 0;
-            double t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4, t5;
+            /* update t0 .. tu, AABB run t1 .. t2, overlap run t2b .. t3, the frame t4 .. t5 */
+            double t0 = 0, tu = 0, t1 = 0, t2 = 0, t2b = 0, t3 = 0, t4, t5;
             for (;;) { /* repeated when the buffer was too small */
                 uint64_t h_overlap = 0;
                 if (!o.only_frame) { /* the separate runs */
+                    frame_evict(o.evict);
                     t0 = frame_now_ns();
                     st = sepax_shapes_set_poses(store, 0, count, store_poses);
                     if (st == SEPAX_OK) st = sepax_shapes_update(store);
                     if (st != SEPAX_OK) frame_die("update", st);
+                    tu = frame_now_ns();
+                    frame_evict(o.evict);
                     t1 = frame_now_ns();
                     st = find(c, store, NULL, SEPAX_TEST_AABB, 0, o.cell, &out, &cand);
                     t2 = frame_now_ns();
@@ -294,11 +310,14 @@ int main(int argc, char **argv) {
                         continue;
                     }
                     if (st != SEPAX_OK) frame_die("sepax_find_contacts (AABB)", st);
+                    frame_evict(o.evict);
+                    t2b = frame_now_ns();
                     st = find(c, store, NULL, SEPAX_TEST_OVERLAP, 0, o.cell, &out, &hits);
                     t3 = frame_now_ns();
                     if (st != SEPAX_OK) frame_die("sepax_find_contacts (OVERLAP)", st);
                     h_overlap = hash_pairs(out.pairs, hits);
                 }
+                frame_evict(o.evict);
                 t4 = frame_now_ns();
                 if (!o.posed) {
                     st = sepax_shapes_set_poses(store, 0, count, store_poses);
@@ -325,19 +344,11 @@ int main(int argc, char **argv) {
                 }
                 break;
             }
-            if (c->hash[f] != cfg[0].hash[f]) {
-                fprintf(stderr,
-                        "frame %u: %s with %u threads found other contacts (or another "
-                        "order) than %s with %u threads\n",
-                        f, sepax_backend_name(c->backend), c->threads,
-                        sepax_backend_name(cfg[0].backend), cfg[0].threads);
-                c->mismatch = mismatch = 1;
-            }
             if (f >= o.warmup) {
                 uint32_t m = f - o.warmup;
-                c->update[m] = (t1 - t0) / 1e6;
+                c->update[m] = (tu - t0) / 1e6;
                 c->broad[m] = (t2 - t1) / 1e6;
-                c->overlap[m] = (t3 - t2) / 1e6;
+                c->overlap[m] = (t3 - t2b) / 1e6;
                 c->frame[m] = (t5 - t4) / 1e6;
                 sepax_broadphase_stats ps;
                 sepax_broadphase_stats_get(c->bp, &ps);
@@ -345,6 +356,17 @@ int main(int argc, char **argv) {
                 for (int q = 0; q < PHASES; q++) c->phase[q][m] = (double)ns[q] / 1e6;
                 c->candidates[m] = cand;
                 c->contacts[m] = hits;
+            }
+        }
+        for (int k = 1; k < nc; k++) {
+            config *c = &cfg[k];
+            if (c->hash[f] != cfg[0].hash[f]) {
+                fprintf(stderr,
+                        "frame %u: %s with %u threads found other contacts (or another "
+                        "order) than %s with %u threads\n",
+                        f, sepax_backend_name(c->backend), c->threads,
+                        sepax_backend_name(cfg[0].backend), cfg[0].threads);
+                c->mismatch = mismatch = 1;
             }
         }
         /* after the frame, from the grid it built (the first configuration's, the one-call
@@ -371,6 +393,7 @@ int main(int argc, char **argv) {
                            : o.update == SEPAX_UPDATE_LAZY ? "lazy"
                                                            : "frame");
     printf(" --poses %s", o.posed ? "frame" : "set");
+    if (o.evict) printf(" --evict %u", o.evict);
     printf("\n# %s: %u shapes; median of %u frames (after %u warm-up), ms per frame; poses made "
            "in %.1f ms a frame (untimed), poses hash %016llx; last frame's contacts hash %016llx\n",
            scene_name(sc), count, o.frames, o.warmup, pose_ms / total,

@@ -52,6 +52,23 @@ double frame_median_sz(const size_t *v, uint32_t n) {
     return m;
 }
 
+void frame_evict(uint32_t mb) {
+    static unsigned char *buf;
+    static size_t have;
+    static unsigned char round;
+    size_t size = (size_t)mb << 20;
+    if (size == 0) return;
+    if (size > have) {
+        free(buf);
+        buf = frame_xmalloc(size);
+        have = size;
+    }
+    /* a new value each time, and one read back, so no pass can be left out */
+    memset(buf, ++round, size);
+    volatile unsigned char sink = buf[size - 1];
+    (void)sink;
+}
+
 uint32_t frame_arg_u32(const char *v) { return (uint32_t)strtoul(v, NULL, 10); }
 
 uint64_t frame_next(uint64_t *x) {

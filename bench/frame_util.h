@@ -23,6 +23,9 @@ void frame_die(const char *what, sepax_status st);
 void *frame_xmalloc(size_t n);
 double frame_median(const double *v, uint32_t n);
 double frame_median_sz(const size_t *v, uint32_t n);
+/* Reads and writes `mb` MiB of a buffer of its own (kept between calls), so that whatever
+ * ran before has left the caches: a timed run after it starts as cold as any other. */
+void frame_evict(uint32_t mb);
 /* A decimal argument (0 when it is not a number). */
 uint32_t frame_arg_u32(const char *v);
 /* xorshift64: the next value of the generator at *x (nonzero), and one in [0, 1). */

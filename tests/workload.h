@@ -58,8 +58,9 @@ wl_quota wl_quota_of(const wl_config *cfg);
 /* Appends p to pairs when its answer's quota has room. */
 void wl_quota_offer(const sepax_shapes *store, sepax_pair p, wl_quota *q, sepax_pair *pairs);
 
-/* wl_make_pairs lists the pairs that miss first and those that overlap after. This mixes
- * them: a fixed Fisher-Yates permutation drawn from seed ^ 0x5eed5eed (the benchmarks'
+/* wl_make_pairs lists the pairs as drawn: both kinds mixed until one kind's quota is full, then
+ * a run of the other kind alone. This mixes them all: a fixed Fisher-Yates permutation drawn from
+ * seed ^ 0x5eed5eed (the benchmarks'
  * --shuffle), so per-block choices and branches meet a realistic order. */
 void wl_shuffle_pairs(sepax_pair *pairs, size_t n, uint64_t seed);
 

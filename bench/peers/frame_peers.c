@@ -4,15 +4,20 @@
  *
  *   sepax-bench-frame-peers [--scene bullet-hell|particles] [--n N] [--frames F]
  *       [--warmup W] [--seed S] [--peers LIST] [--cp-cell E] [--cp-cells K]
- *       [--export FILE] [--js-pairs FILE]
+ *       [--export FILE] [--js-pairs FILE] [--update frame|lazy] [--evict MB]
  *
  * Frames W .. W+F-1 are measured (0 .. W-1 warm up); each figure is the median over the
- * measured frames. Every engine gets the same poses (scene_poses) and the scene's filter rule
- * (sepax's: a.category & b.mask and b.category & a.mask). A peer's contacts are compared with
- * sepax_find_contacts(SEPAX_TEST_OVERLAP, margin 0): pairs only in sepax, only in the peer,
- * and each difference classified by sepax's own separation of that pair (sepax_collide_opt
- * with margin 1, separation = -depth):
- *   skin      only in Box2D, 0 < separation <= its polygons' b2_polygonRadius (0.01 each)
+ * measured frames. Each engine's timed frame (sepax's two runs, each C or C++ peer's) starts
+ * after MB MiB (default 64, twice this host's L3) were written and read, so none finds its
+ * data in the caches because it ran just before, or because another run read the same store
+ * (detect-collisions runs its frames in node, one after another, without this). Every engine gets
+ * the same poses (scene_poses) and the scene's filter rule (sepax's: a.category & b.mask and
+ * b.category & a.mask). A peer's contacts are compared with sepax_find_contacts(SEPAX_TEST_OVERLAP,
+ * margin 0): pairs only in sepax, only in the peer, and each difference classified by sepax's own
+ * separation of that pair (sepax_collide_opt with margin 1, separation = -depth): skin      only in
+ * Box2D, 0 < separation <= its polygons' b2_polygonRadius each (0.01 of Box2D's units: 0.01 px as
+ * given by default, P / 100 px with
+ *             --box2d-px-per-metre P, a power of two, frame_box2d.cc)
  *   near-tie  |separation| <= TIE (1e-3 px): float rounding of world data or a peer's
  *             GJK / EPA tolerance decides the pair either way
  *   other     anything else: unexplained (printed, with the frame, for a reproducer)
@@ -30,6 +35,7 @@
  * scenes.h; W in the header's last word) and runs nothing else. --js-pairs FILE reads what
  * frame.mjs wrote (its timings and pairs) and compares it like the other peers. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +50,17 @@ typedef struct opts {
     uint64_t seed;
     double cp_cell;
     int cp_cells;
-    int update; /* sepax's frame: SEPAX_UPDATE_FRAME or SEPAX_UPDATE_LAZY */
+    int update;        /* sepax's frame: SEPAX_UPDATE_FRAME or SEPAX_UPDATE_LAZY */
+    uint32_t evict;    /* MiB read and written before each engine's timed frame */
+    float box2d_scale; /* the scene's pixels a Box2D metre */
 } opts;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--scene bullet-hell|particles] [--n N] [--frames F] [--warmup W]\n"
             "  [--seed S] [--peers box2d,box2d-sharp,chipmunk] [--cp-cell E] [--cp-cells K]\n"
-            "  [--export FILE] [--js-pairs FILE] [--update frame|lazy]\n",
+            "  [--export FILE] [--js-pairs FILE] [--update frame|lazy] [--evict MB]\n"
+            "  [--box2d-px-per-metre P]\n",
             argv0);
     exit(2);
 }
@@ -260,7 +269,8 @@ typedef struct timed {
 } timed;
 
 static timed sepax_timed(sepax_run *r, sepax_shapes *store, const sepax_pose *poses, uint32_t count,
-                         int update, int test) {
+                         int update, int test, uint32_t evict) {
+    frame_evict(evict);
     double t0 = frame_now_ns();
     sepax_status st = sepax_shapes_set_poses(store, 0, count, poses);
     if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
@@ -308,7 +318,7 @@ static float get_f32(FILE *f) {
 
 int main(int argc, char **argv) {
     frame_set_name("sepax-bench-frame-peers");
-    opts o = {"bullet-hell", NULL, NULL, NULL, 10000, 10, 3, 0, 0, 0, SEPAX_UPDATE_FRAME};
+    opts o = {"bullet-hell", NULL, NULL, NULL, 10000, 10, 3, 0, 0, 0, SEPAX_UPDATE_FRAME, 64, 1.0f};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) usage(argv[0]);
@@ -337,10 +347,18 @@ int main(int argc, char **argv) {
             o.update = SEPAX_UPDATE_FRAME;
         else if (strcmp(a, "--update") == 0 && strcmp(v, "lazy") == 0)
             o.update = SEPAX_UPDATE_LAZY;
+        else if (strcmp(a, "--evict") == 0)
+            o.evict = frame_arg_u32(v);
+        else if (strcmp(a, "--box2d-px-per-metre") == 0)
+            o.box2d_scale = (float)atof(v);
         else
             usage(argv[0]);
     }
-    if (o.frames < 1) usage(argv[0]);
+    int scale_exp;
+    /* a power of two: Box2D's coordinates are then the scene's exactly (frame_box2d.cc) */
+    if (o.frames < 1 || !(o.box2d_scale > 0.0f && o.box2d_scale < 1e30f) ||
+        frexpf(o.box2d_scale, &scale_exp) != 0.5f)
+        usage(argv[0]);
     scene *sc = scene_create(o.scene, o.n, o.seed);
     if (!sc) {
         fprintf(stderr, "sepax-bench-frame-peers: cannot make scene %s with n = %u\n", o.scene,
@@ -427,9 +445,9 @@ int main(int argc, char **argv) {
     frame_box2d *b2 = NULL, *b2s = NULL;
     frame_chipmunk *cp = NULL;
 #ifdef SEPAX_PEER_BOX2D
-    if (want[E_BOX2D] && !(b2 = frame_box2d_create(sc, 1)))
+    if (want[E_BOX2D] && !(b2 = frame_box2d_create(sc, 1, o.box2d_scale)))
         frame_die("frame_box2d_create", SEPAX_ERR_NOMEM);
-    if (want[E_BOX2D_SHARP] && !(b2s = frame_box2d_create(sc, 0)))
+    if (want[E_BOX2D_SHARP] && !(b2s = frame_box2d_create(sc, 0, o.box2d_scale)))
         frame_die("frame_box2d_create", SEPAX_ERR_NOMEM);
 #endif
 #ifdef SEPAX_PEER_CHIPMUNK
@@ -447,7 +465,7 @@ int main(int argc, char **argv) {
     }
     float skin = 0;
 #ifdef SEPAX_PEER_BOX2D
-    skin = frame_box2d_skin();
+    skin = frame_box2d_skin(o.box2d_scale);
 #endif
     size_t printed = 0;
     sepax_pose *poses = frame_xmalloc(count * sizeof *poses);
@@ -461,11 +479,11 @@ int main(int argc, char **argv) {
          * records in the caches */
         timed to, tm;
         if (f & 1) {
-            tm = sepax_timed(&man_run, store, poses, count, o.update, SEPAX_TEST_MANIFOLD);
-            to = sepax_timed(&run, store, poses, count, o.update, SEPAX_TEST_OVERLAP);
+            tm = sepax_timed(&man_run, store, poses, count, o.update, SEPAX_TEST_MANIFOLD, o.evict);
+            to = sepax_timed(&run, store, poses, count, o.update, SEPAX_TEST_OVERLAP, o.evict);
         } else {
-            to = sepax_timed(&run, store, poses, count, o.update, SEPAX_TEST_OVERLAP);
-            tm = sepax_timed(&man_run, store, poses, count, o.update, SEPAX_TEST_MANIFOLD);
+            to = sepax_timed(&run, store, poses, count, o.update, SEPAX_TEST_OVERLAP, o.evict);
+            tm = sepax_timed(&man_run, store, poses, count, o.update, SEPAX_TEST_MANIFOLD, o.evict);
         }
         size_t ns = to.count, nman = tm.count;
         if (nman != ns) {
@@ -504,6 +522,7 @@ int main(int argc, char **argv) {
             if (!want[e]) continue;
             frame_peer_result r;
             sepax_pair *jsp = NULL;
+            if (e != E_JS) frame_evict(o.evict);
 #ifdef SEPAX_PEER_BOX2D
             if (e == E_BOX2D) frame_box2d_step(b2, poses, &r);
             if (e == E_BOX2D_SHARP) frame_box2d_step(b2s, poses, &r);
@@ -557,6 +576,7 @@ int main(int argc, char **argv) {
     printf("# sepax-bench-frame-peers --scene %s --n %u --frames %u --warmup %u --seed %llu",
            o.scene, o.n, o.frames, o.warmup, (unsigned long long)o.seed);
     if (o.peers) printf(" --peers %s", o.peers);
+    printf(" --evict %u --box2d-px-per-metre %g", o.evict, (double)o.box2d_scale);
     if (o.js_path) printf(" --js-pairs %s", o.js_path);
     printf(" --update %s", o.update == SEPAX_UPDATE_LAZY ? "lazy" : "frame");
     printf("\n# %s, %u shapes; backend %s; chipmunk hash cell %.1f, %d buckets; peers' setup "

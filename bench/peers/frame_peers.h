@@ -26,15 +26,16 @@ typedef struct frame_peer_result {
     const sepax_pair *candidate; /* the candidates (same form) */
 } frame_peer_result;
 
-/* Box2D 2.4: a b2DynamicTree of the shapes' AABBs (proxies moved each frame with MoveProxy,
- * displacement 0 for a bullet that wrapped), each shape's tight AABB queried against it,
- * b2TestOverlap per candidate. skin 1: polygons keep b2PolygonShape's own radius
- * (b2_polygonRadius), as in an engine; 0: m_radius = 0, the shapes sepax has. */
+/* Box2D 2.4, given the scene at px_per_metre pixels a metre (a power of two): a b2DynamicTree of
+ * the shapes' AABBs (proxies moved each frame with MoveProxy, displacement 0 for a bullet that
+ * wrapped), each shape's tight AABB queried against it, b2TestOverlap per candidate. skin 1:
+ * polygons keep b2PolygonShape's own radius (b2_polygonRadius), as in an engine; 0: m_radius = 0,
+ * the shapes sepax has. */
 typedef struct frame_box2d frame_box2d;
-frame_box2d *frame_box2d_create(const scene *s, int skin);
+frame_box2d *frame_box2d_create(const scene *s, int skin, float px_per_metre);
 void frame_box2d_destroy(frame_box2d *p);
 void frame_box2d_step(frame_box2d *p, const sepax_pose *poses, frame_peer_result *out);
-float frame_box2d_skin(void); /* b2_polygonRadius */
+float frame_box2d_skin(float px_per_metre); /* b2_polygonRadius, in the scene's pixels */
 
 /* Chipmunk 7: cpCircleShape / cpPolyShape (radius 0) per shape on one static body, world
  * data from cpShapeUpdate with the pose, a cpSpaceHash (cell edge `cell`, `cells` buckets)
