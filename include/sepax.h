@@ -465,7 +465,9 @@ typedef struct sepax_manifold {
 /// (an edge of A's or B's core; ties as in sepax_collide); the other shape's edge most opposed to
 /// it (its incident edge) is clipped to the reference face's side planes, and the clipped points
 /// within the margin are kept. When the axis is the closest-vertices one (curved shapes), the
-/// single point lies between the two closest core vertices. A point sits midway between the
+/// single point lies between the two closest core vertices. When the clip keeps no point within
+/// the margin, the one point is the incident edge's deepest vertex (of two equally deep, the
+/// one nearer the reference face's span). A point sits midway between the
 /// two surfaces; its separation is the distance between them along the normal. A pair that
 /// misses is written as all zeros. On error nothing is written.
 SEPAX_API sepax_status sepax_collide_manifold(const sepax_shapes *store, const sepax_pair *pairs,
@@ -538,9 +540,9 @@ typedef struct sepax_ray_hit {
 /// A ray starting inside or on a shape hits at fraction 0 with the normal of least
 /// penetration (Box2D 2.4 reports no hit there); a ray grazing an edge touches it. Errors, in
 /// the order checked: SEPAX_ERR_NULL (store; rays, shapes or out with n > 0),
-/// SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT, SEPAX_ERR_BAD_ID / SEPAX_ERR_STALE_ID,
-/// SEPAX_ERR_NONFINITE (a NaN or Inf in a ray), SEPAX_ERR_RANGE (a ray beyond its limits);
-/// on any error nothing is written.
+/// SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT, SEPAX_ERR_BAD_ID / SEPAX_ERR_STALE_ID, then the
+/// first bad ray's SEPAX_ERR_NONFINITE (a NaN or Inf in it) or SEPAX_ERR_RANGE (beyond its
+/// limits); on any error nothing is written.
 SEPAX_API sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays,
                                      const uint32_t *shapes, size_t n, sepax_ray_hit *out);
 

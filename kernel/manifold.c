@@ -15,6 +15,8 @@
  * copy calls this for every pair. */
 #include "manifold.h"
 
+#include <math.h>
+
 typedef struct core {
     const float *x, *y, *nx, *ny, *c;
     int count, planes;
@@ -116,9 +118,15 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
             if (p.separation <= margin) out[kept++] = p;
         }
     }
-    if (kept == 0) { /* the clip left too little: the deepest incident vertex */
+    if (kept == 0) {
+        /* the clip left too little: the deepest incident vertex; of two equally deep (an edge
+         * parallel to the face, as boxes touching corner to corner), the one nearer the face's
+         * span, which the clip kept (the other can be a whole edge away from R: it was the
+         * first of the two, a coin toss) */
         float s0 = nx * ix[0] + ny * iy[0], s1 = nx * ix[1] + ny * iy[1];
-        int d = s1 < s0;
+        float u0 = tx * ix[0] + ty * iy[0], u1 = tx * ix[1] + ty * iy[1];
+        float out0 = fmaxf(lo - u0, u0 - hi), out1 = fmaxf(lo - u1, u1 - hi);
+        int d = s1 < s0 || (s1 == s0 && out1 < out0);
         out[0] = contact_at(ix[d], iy[d], nx, ny, c, R->radius, I->radius, radii, iid[d]);
         kept = 1;
     }

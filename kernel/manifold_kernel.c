@@ -286,10 +286,15 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf clipped = lf_min(lf_min(a.two, bc.two), lf_sub(m.one, circle));
     lf keep0 = lf_min(clipped, is_le(&m, c0.s, mg)), keep1 = lf_min(clipped, is_le(&m, c1.s, mg));
 
-    /* else the deepest incident vertex */
+    /* else the deepest incident vertex; of two equally deep, the one nearer the face's span */
     lf s0 = lf_add(lf_mul(nx, in0.x), lf_mul(ny, in0.y));
     lf s1 = lf_add(lf_mul(nx, in1.x), lf_mul(ny, in1.y));
-    lpoint deep = pick_point(&m, is_lt(&m, s1, s0), in1, in0);
+    lf u0 = lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y));
+    lf u1 = lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y));
+    lf out0 = lf_max(lf_sub(lo, u0), lf_sub(u0, hi)), out1 = lf_max(lf_sub(lo, u1), lf_sub(u1, hi));
+    lf tie = lf_min(is_le(&m, s1, s0), is_le(&m, s0, s1));
+    lf deeper = lf_max(is_lt(&m, s1, s0), lf_min(tie, is_lt(&m, out1, out0)));
+    lpoint deep = pick_point(&m, deeper, in1, in0);
     lcontact cd = contact_at(deep.x, deep.y, nx, ny, c, r_ref, r_inc, radii);
 
     /* first point: c0 if kept, else c1 if kept, else the deepest vertex; the second: c1

@@ -19,6 +19,8 @@
  * same rounding: the tests compare the two bit for bit. */
 #include "reference.h"
 
+#include <math.h>
+
 typedef struct clip_vertex {
     sepax_vec2 v;
     uint32_t id;
@@ -121,7 +123,14 @@ static uint32_t face_contacts(const sepax_shape_view *ref, int edge, const sepax
         }
     }
     if (count == 0) {
-        int deepest = dot(normal, incident_edge[1].v) < dot(normal, incident_edge[0].v);
+        /* the deepest incident vertex; of two equally deep, the one farther inside (or less
+         * outside) the side planes */
+        float s0 = dot(normal, incident_edge[0].v), s1 = dot(normal, incident_edge[1].v);
+        float outside[2];
+        for (int i = 0; i < 2; i++)
+            outside[i] = fmaxf(dot(minus_tangent, incident_edge[i].v) - side_offset1,
+                               dot(tangent, incident_edge[i].v) - side_offset2);
+        int deepest = s1 < s0 || (s1 == s0 && outside[1] < outside[0]);
         out[0] = make_contact(incident_edge[deepest].v, normal, front_offset, ref->radius,
                               inc->radius, radii, incident_edge[deepest].id);
         count = 1;

@@ -128,6 +128,63 @@ Test(manifold, incident_edge_at_the_deepest_vertex) {
     sepax_shapes_destroy(s);
 }
 
+/* Boxes touching corner to corner (diagonal neighbours in a grid of tiles): the clip keeps
+ * only the corner, and the single point falls back to the deepest incident vertex, where the
+ * incident edge, parallel to the face, has two equally deep. The first of them was taken, a
+ * whole edge away from the other box; now the one nearer the face's span. Every backend and
+ * the reference, both orders, at margin 0 and, apart by 0.5, at margin 1. */
+Test(manifold, corner_to_corner_on_both_surfaces) {
+    static const float corner[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+    for (int be = 0; be < SEPAX_BACKEND_COUNT; be++) {
+        if (!sepax_backend_available((sepax_backend)be)) continue;
+        cr_assert_eq(sepax_set_backend((sepax_backend)be), SEPAX_OK);
+        for (int c = 0; c < 4; c++) {
+            for (int apart = 0; apart < 2; apart++) {
+                float cx = corner[c][0], cy = corner[c][1], gap = apart ? 0.5f : 0.0f;
+                sepax_shapes *s = sepax_shapes_create(2);
+                uint32_t a = add_box(s, -1, -1, 1, 1);
+                /* B's corner at A's, moved out along x by the gap */
+                float bx0 = cx > 0 ? cx + gap : cx - gap - 2, by0 = cy > 0 ? cy : cy - 2;
+                uint32_t b = add_box(s, bx0, by0, bx0 + 2, by0 + 2);
+                cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+                float margin = apart ? 1.0f : 0.0f;
+                float want_x = cx > 0 ? cx + gap / 2 : cx - gap / 2;
+                for (int order = 0; order < 2; order++) {
+                    sepax_manifold m = order ? one(s, b, a, margin) : one(s, a, b, margin);
+                    cr_assert_eq(m.count, 1, "%s, corner %d, gap %g: %u points",
+                                 sepax_backend_name((sepax_backend)be), c, (double)gap, m.count);
+                    cr_expect(m.points[0].point.x == want_x && m.points[0].point.y == cy,
+                              "%s, corner (%g, %g), gap %g, order %d: point (%g, %g)",
+                              sepax_backend_name((sepax_backend)be), (double)cx, (double)cy,
+                              (double)gap, order, (double)m.points[0].point.x,
+                              (double)m.points[0].point.y);
+                    cr_expect_eq(m.points[0].separation, gap);
+                }
+                sepax_shapes_destroy(s);
+            }
+        }
+        /* a capsule's core end level with a box's edge: the near end, not the far one */
+        sepax_shapes *s = sepax_shapes_create(2);
+        uint32_t cap, box;
+        cr_assert_eq(
+            sepax_shapes_add_capsule(s, (sepax_vec2){-2, 0}, (sepax_vec2){2, 0}, 0.25f, &cap),
+            SEPAX_OK);
+        box = add_box(s, -3, 0.2f, -2, 1.2f);
+        cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+        for (int order = 0; order < 2; order++) {
+            sepax_manifold m = order ? one(s, box, cap, 0) : one(s, cap, box, 0);
+            cr_assert_gt(m.count, 0);
+            for (uint32_t k = 0; k < m.count; k++)
+                cr_expect(fabsf(m.points[k].point.x + 2.0f) < 0.01f,
+                          "%s, order %d: point %u at x = %g, not at the near end (-2)",
+                          sepax_backend_name((sepax_backend)be), order, k,
+                          (double)m.points[k].point.x);
+        }
+        sepax_shapes_destroy(s);
+    }
+    cr_assert_eq(sepax_set_backend(SEPAX_BACKEND_AUTO), SEPAX_OK);
+}
+
 Test(manifold, speculative_points_within_the_margin) {
     sepax_shapes *s = sepax_shapes_create(4);
     uint32_t ground = add_box(s, -4, -1, 4, 0);

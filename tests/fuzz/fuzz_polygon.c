@@ -170,11 +170,11 @@ static verdict capsule_verdict(sepax_vec2 p0, sepax_vec2 p1, float r) {
     sepax_vec2 p[2] = {p0, p1};
     verdict v = {point_errors(p, 2) | radius_errors(r, 1), 0, 0};
     if (v.hard) return v;
-    /* ends closer than 2^-20 of the size are one point: refused well inside
-     * that, accepted well outside it, either near it */
+    /* ends closer than 2^-20 of the size (the larger side of the capsule's bounding box,
+     * radius included, wherever it sits) are one point: refused well inside that,
+     * accepted well outside it, either near it */
     double d = fmax(fabs((double)p1.x - p0.x), fabs((double)p1.y - p0.y));
-    double size = fmax(fmax(fabs((double)p0.x), fabs((double)p0.y)),
-                       fmax(fmax(fabs((double)p1.x), fabs((double)p1.y)), (double)r));
+    double size = d + 2.0 * (double)r;
     if (d <= 0.5 / 1048576.0 * size)
         v.hard = E(SEPAX_ERR_TOO_FEW_POINTS);
     else if (d > 2.0 / 1048576.0 * size)
