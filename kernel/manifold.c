@@ -121,8 +121,8 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
     if (kept == 0) {
         /* the clip left too little: the deepest incident vertex; of two equally deep (an edge
          * parallel to the face, as boxes touching corner to corner), the one nearer the face's
-         * span, which the clip kept (the other can be a whole edge away from R: it was the
-         * first of the two, a coin toss) */
+         * span, which the clip kept (the other can be a whole edge away from R; the first of
+         * the two was taken before, a coin toss) */
         float s0 = nx * ix[0] + ny * iy[0], s1 = nx * ix[1] + ny * iy[1];
         float u0 = tx * ix[0] + ty * iy[0], u1 = tx * ix[1] + ty * iy[1];
         float out0 = fmaxf(lo - u0, u0 - hi), out1 = fmaxf(lo - u1, u1 - hi);
