@@ -103,9 +103,10 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
     /* the face's tangent, from vertex k to k2; its side planes bound t.p to [lo, hi] */
     float tx = 0.0f - ny, ty = nx;
     float lo = tx * R->x[k] + ty * R->y[k], hi = tx * R->x[k2] + ty * R->y[k2];
+    float u0 = tx * ix[0] + ty * iy[0], u1 = tx * ix[1] + ty * iy[1]; /* along the face */
     float ax[2], ay[2], bx[2], by[2];
     uint32_t aid[2], bid[2];
-    int n = clip(ix, iy, iid, lo - (tx * ix[0] + ty * iy[0]), lo - (tx * ix[1] + ty * iy[1]),
+    int n = clip(ix, iy, iid, lo - u0, lo - u1,
                  feature(ref_is_b, k, j, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_FACE), ax, ay, aid);
     if (n == 2)
         n = clip(ax, ay, aid, (tx * ax[0] + ty * ay[0]) - hi, (tx * ax[1] + ty * ay[1]) - hi,
@@ -124,7 +125,6 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
          * span, which the clip kept (the other can be a whole edge away from R; the first of
          * the two was taken before, a coin toss) */
         float s0 = nx * ix[0] + ny * iy[0], s1 = nx * ix[1] + ny * iy[1];
-        float u0 = tx * ix[0] + ty * iy[0], u1 = tx * ix[1] + ty * iy[1];
         float out0 = fmaxf(lo - u0, u0 - hi), out1 = fmaxf(lo - u1, u1 - hi);
         int d = s1 < s0 || (s1 == s0 && out1 < out0);
         out[0] = contact_at(ix[d], iy[d], nx, ny, c, R->radius, I->radius, radii, iid[d]);

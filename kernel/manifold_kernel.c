@@ -274,9 +274,10 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf tx = lf_sub(m.zero, ny), ty = nx;
     lf lo = lf_add(lf_mul(tx, LOAD(b->rx0 + o)), lf_mul(ty, LOAD(b->ry0 + o)));
     lf hi = lf_add(lf_mul(tx, LOAD(b->rx1 + o)), lf_mul(ty, LOAD(b->ry1 + o)));
-    lclip a =
-        clip(&m, in0, in1, lf_sub(lo, lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y))),
-             lf_sub(lo, lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y))), BCAST(&k_pt[PT_CROSS_LO]));
+    /* the incident vertices along the face */
+    lf u0 = lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y));
+    lf u1 = lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y));
+    lclip a = clip(&m, in0, in1, lf_sub(lo, u0), lf_sub(lo, u1), BCAST(&k_pt[PT_CROSS_LO]));
     lclip bc =
         clip(&m, a.p0, a.p1, lf_sub(lf_add(lf_mul(tx, a.p0.x), lf_mul(ty, a.p0.y)), hi),
              lf_sub(lf_add(lf_mul(tx, a.p1.x), lf_mul(ty, a.p1.y)), hi), BCAST(&k_pt[PT_CROSS_HI]));
@@ -289,8 +290,6 @@ static void face_step(face_batch *b, size_t o, float margin) {
     /* else the deepest incident vertex; of two equally deep, the one nearer the face's span */
     lf s0 = lf_add(lf_mul(nx, in0.x), lf_mul(ny, in0.y));
     lf s1 = lf_add(lf_mul(nx, in1.x), lf_mul(ny, in1.y));
-    lf u0 = lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y));
-    lf u1 = lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y));
     lf out0 = lf_max(lf_sub(lo, u0), lf_sub(u0, hi)), out1 = lf_max(lf_sub(lo, u1), lf_sub(u1, hi));
     lf tie = lf_min(is_le(&m, s1, s0), is_le(&m, s0, s1));
     lf deeper = lf_max(is_lt(&m, s1, s0), lf_min(tie, is_lt(&m, out1, out0)));

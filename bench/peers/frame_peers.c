@@ -10,13 +10,14 @@
  * measured frames. Each engine's timed frame (sepax's two runs, each C or C++ peer's) starts
  * after MB MiB (default 64, twice this host's L3) were written and read, so none finds its
  * data in the caches because it ran just before, or because another run read the same store
- * (detect-collisions runs its frames in node, one after another, without this). Every engine gets
- * the same poses (scene_poses) and the scene's filter rule (sepax's: a.category & b.mask and
- * b.category & a.mask). A peer's contacts are compared with sepax_find_contacts(SEPAX_TEST_OVERLAP,
- * margin 0): pairs only in sepax, only in the peer, and each difference classified by sepax's own
- * separation of that pair (sepax_collide_opt with margin 1, separation = -depth): skin      only in
- * Box2D, 0 < separation <= its polygons' b2_polygonRadius each (0.01 of Box2D's units: 0.01 px as
- * given by default, P / 100 px with
+ * (detect-collisions runs its frames in node, one after another, without this). Every engine
+ * gets the same poses (scene_poses) and the scene's filter rule (sepax's: a.category & b.mask
+ * and b.category & a.mask). A peer's contacts are compared with
+ * sepax_find_contacts(SEPAX_TEST_OVERLAP, margin 0): pairs only in sepax, only in the peer,
+ * and each difference classified by sepax's own separation of that pair (sepax_collide_opt
+ * with margin 1, separation = -depth):
+ *   skin      only in Box2D, 0 < separation <= its polygons' b2_polygonRadius each (0.01 of
+ *             Box2D's units: 0.01 px as given by default, P / 100 px with
  *             --box2d-px-per-metre P, a power of two, frame_box2d.cc)
  *   near-tie  |separation| <= TIE (1e-3 px): float rounding of world data or a peer's
  *             GJK / EPA tolerance decides the pair either way

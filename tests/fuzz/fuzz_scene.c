@@ -274,16 +274,14 @@ static void check_brute(const sepax_shapes *s, const results *r, int test, float
         fuzz_fail("frame: a manifold not sepax_collide_manifold's");
 }
 
-/* The three queries on the last grid against brute force over the shapes. */
 /* With the top bit of `far`, the ray is cast from far away into the field: its origin moved
  * out 2^(far % 32) times (up to where its direction stays within SEPAX_SWEEP_LIMIT), aimed at
  * the point its direction's bytes name (times the scale), twice as far. Such a ray's path is
  * known only to a padding that grows with its length, which the grid's walk must allow for
  * (a ray from 5.8e8 away once missed rows of the field). */
-static void far_ray(sepax_ray *ray, uint8_t far, float scale) {
+static void far_ray(sepax_ray *ray, uint8_t far, float scale, float reach) {
     double most = 1e9 / (512.0 * (double)scale); /* |direction| <= 2 * 256 * scale * f */
     if (!(far & 0x80) || most < 1.0) return;     /* at the largest scales, no room */
-    float reach = fminf(4.0f * scale, 1e6f);
     float tx = ray->direction.x / reach * scale, ty = ray->direction.y / reach * scale;
     int k = far % 32;
     while (k > 0 && ldexp(1.0, k) > most) k--;
@@ -292,6 +290,7 @@ static void far_ray(sepax_ray *ray, uint8_t far, float scale) {
     ray->direction = (sepax_vec2){2.0f * (tx - ray->origin.x), 2.0f * (ty - ray->origin.y)};
 }
 
+/* The three queries on the last grid against brute force over the shapes. */
 static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, reader *r, float scale,
                           float margin, int lazy) {
     uint32_t total = sepax_shapes_count(s);
@@ -325,7 +324,7 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
     sepax_ray ray = {{(float)next_signed(r) * scale, (float)next_signed(r) * scale},
                      {(float)next_signed(r) * reach, (float)next_signed(r) * reach},
                      (float)next(r) / 64.0f};
-    far_ray(&ray, next(r), scale);
+    far_ray(&ray, next(r), scale, reach);
     if (total == 0) return;
     uint32_t probe = sepax_shapes_id(s, pb % total);
     memset(ids, FUZZ_MARK, sizeof ids);
