@@ -431,8 +431,10 @@ SEPAX_API sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t
 #define SEPAX_FEATURE_FACE 1u   ///< an edge (face) of the shape's core
 
 /// A contact point's feature id: which feature of A (index_a: a vertex or an edge index of A's
-/// core, type_a: SEPAX_FEATURE_*) and which of B made it. It stays the same while the same
-/// features touch, so a solver can match this frame's point with last frame's (warm start).
+/// core, type_a: SEPAX_FEATURE_*) and which of B made it. A face contact's point is (reference
+/// face, incident vertex), a clipped point named by the vertex the clip replaced, so it stays
+/// the same while the reference face and the incident edge do, and a solver can match this
+/// frame's point with last frame's (warm start).
 #define SEPAX_FEATURE_ID(index_a, index_b, type_a, type_b)                                         \
     (SEPAX_U32_(index_a) | SEPAX_U32_(index_b) << 8 | SEPAX_U32_(type_a) << 16 |                   \
      SEPAX_U32_(type_b) << 24)

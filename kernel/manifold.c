@@ -48,9 +48,11 @@ static uint32_t feature(int ref_is_b, int ref_index, int inc_index, unsigned ref
 }
 
 /* Keep the part of segment in[0]-in[1] where the signed distances d (<= 0
- * inside) are inside; a crossing gets the clip id. Returns the points kept. */
+ * inside) are inside; a crossing keeps the id of the point it replaces, the one outside, so
+ * that a point's id does not change when its vertex crosses a side plane (a resting stack of
+ * equal boxes, whose corners sit on the planes). Returns the points kept. */
 static int clip(const float in_x[2], const float in_y[2], const uint32_t in_id[2], float d0,
-                float d1, uint32_t cross_id, float out_x[2], float out_y[2], uint32_t out_id[2]) {
+                float d1, float out_x[2], float out_y[2], uint32_t out_id[2]) {
     int n = 0;
     if (d0 <= 0.0f) {
         out_x[n] = in_x[0];
@@ -66,7 +68,7 @@ static int clip(const float in_x[2], const float in_y[2], const uint32_t in_id[2
         float f = d0 / (d0 - d1);
         out_x[n] = in_x[0] + f * (in_x[1] - in_x[0]);
         out_y[n] = in_y[0] + f * (in_y[1] - in_y[0]);
-        out_id[n++] = cross_id;
+        out_id[n++] = d0 > 0.0f ? in_id[0] : in_id[1];
     }
     return n;
 }
@@ -106,11 +108,10 @@ static uint32_t face_points(const core *R, int k, const core *I, int ref_is_b, f
     float u0 = tx * ix[0] + ty * iy[0], u1 = tx * ix[1] + ty * iy[1]; /* along the face */
     float ax[2], ay[2], bx[2], by[2];
     uint32_t aid[2], bid[2];
-    int n = clip(ix, iy, iid, lo - u0, lo - u1,
-                 feature(ref_is_b, k, j, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_FACE), ax, ay, aid);
+    int n = clip(ix, iy, iid, lo - u0, lo - u1, ax, ay, aid);
     if (n == 2)
-        n = clip(ax, ay, aid, (tx * ax[0] + ty * ay[0]) - hi, (tx * ax[1] + ty * ay[1]) - hi,
-                 feature(ref_is_b, k2, j, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_FACE), bx, by, bid);
+        n = clip(ax, ay, aid, (tx * ax[0] + ty * ay[0]) - hi, (tx * ax[1] + ty * ay[1]) - hi, bx,
+                 by, bid);
     uint32_t kept = 0;
     if (n == 2) {
         for (int q = 0; q < 2; q++) {

@@ -16,13 +16,12 @@
  *   - the two clipped contacts, filtered by the margin, or else the deepest
  *     incident vertex (always so when the incident shape is a circle: its
  *     one row is its centre).
- * Lanes carry which of the four possible points each contact is (a vertex j
- * or j2 of the incident edge, a crossing of the first or second side plane)
- * and make its feature id as two 16-bit halves, exact in floats; the
- * scatter joins them. Misses are written as zeros. Closest-vertices hits
- * (curved pairs: every hit of two circles) are listed too and run a pair per
- * lane through manifold.c's vertex search (vertex_step). The scalar copy
- * runs manifold.c a pair at a time. */
+ * Lanes carry which incident vertex each contact stems from (j or j2: a
+ * crossing of a side plane takes the vertex it replaced) and make its
+ * feature id as two 16-bit halves, exact in floats; the scatter joins them. Misses are written as
+ * zeros. Closest-vertices hits (curved pairs: every hit of two circles) are listed too and run a
+ * pair per lane through manifold.c's vertex search (vertex_step). The scalar copy runs manifold.c a
+ * pair at a time. */
 #include "kernel.h"
 #include "lanes.h"
 #include "manifold.h"
@@ -64,8 +63,8 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
 #define HIT_SPAN 1024
 _Static_assert(HIT_SPAN % FACE_LIST == 0 && FACE_LIST % 16 == 0, "whole batches, whole steps");
 
-/* Which of the four candidate points a contact is (see the file comment). */
-enum { PT_J = 0, PT_J2 = 1, PT_CROSS_LO = 2, PT_CROSS_HI = 3, PT_NONE = 4 };
+/* Which incident vertex a contact stems from, or none (see the file comment). */
+enum { PT_J = 0, PT_J2 = 1, PT_NONE = 2 };
 
 /* The faces listed at a time, a lane each (spare lanes at the end of the
  * last step repeat its last pair): what the clip reads of the two shapes,
@@ -90,9 +89,8 @@ typedef struct face_batch {
      * of each, the id as an integer's bits), and the count as an integer's bits */
     _Alignas(64) float pts[BATCH][8];
     _Alignas(64) float count[BATCH];
-    /* the face's end vertices' indices and 1 when B owns it, for the ids */
+    /* the face's index and 1 when B owns it, for the ids */
     _Alignas(64) float k[BATCH];
-    _Alignas(64) float k2[BATCH];
     _Alignas(64) float ref_is_b[BATCH];
     /* the span's face hits and closest-vertices hits, by their place in the span */
     uint32_t list[HIT_SPAN + LANES], vlist[HIT_SPAN + LANES];
@@ -116,7 +114,7 @@ static _Alignas(64) const float k_half[LANES] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f,
 /* row q's index, and the threshold q - 0.5 a float index passes to reach it */
 static const float k_index[8] = {0, 1, 2, 3, 4, 5, 6, 7};
 static const float k_reach[8] = {-0.5f, 0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f};
-static const float k_pt[5] = {PT_J, PT_J2, PT_CROSS_LO, PT_CROSS_HI, PT_NONE};
+static const float k_pt[3] = {PT_J, PT_J2, PT_NONE};
 static const float k_256 = 256.0f, k_feature_face = (float)SEPAX_FEATURE_FACE;
 
 /* where a record's rows start, in floats */
@@ -157,20 +155,22 @@ static inline __attribute__((always_inline)) lpoint pick_point(const masks *m, l
 }
 
 /* clip() of manifold.c on lanes: distances d0, d1 of in0, in1 (<= 0
- * inside); whether two points are kept, and which. */
+ * inside); whether two points are kept, and which. A crossing stems from the point it
+ * replaces, the one outside. */
 typedef struct lclip {
     lpoint p0, p1;
     lf two;
 } lclip;
 
 static inline __attribute__((always_inline)) lclip clip(const masks *m, lpoint in0, lpoint in1,
-                                                        lf d0, lf d1, lf cross_pt) {
+                                                        lf d0, lf d1) {
     lf k0 = is_le(m, d0, m->zero), k1 = is_le(m, d1, m->zero);
     lf cross = lf_max(lf_min(is_lt(m, d0, m->zero), is_lt(m, m->zero, d1)),
                       lf_min(is_lt(m, m->zero, d0), is_lt(m, d1, m->zero)));
     lf f = lf_div(d0, lf_sub(d0, d1));
     lpoint c = {lf_add(in0.x, lf_mul(f, lf_sub(in1.x, in0.x))),
-                lf_add(in0.y, lf_mul(f, lf_sub(in1.y, in0.y))), cross_pt};
+                lf_add(in0.y, lf_mul(f, lf_sub(in1.y, in0.y))),
+                lf_sel_lt(m->zero, d0, in0.pt, in1.pt)};
     lf both = lf_min(k0, k1);
     /* kept in order: in0 if k0, in1 if k1, the crossing; never all three */
     lclip r = {pick_point(m, k0, in0, in1), pick_point(m, both, in1, c), lf_max(both, cross)};
@@ -190,27 +190,20 @@ static inline __attribute__((always_inline)) lcontact contact_at(lf px, lf py, l
     return k;
 }
 
-/* What a point's feature id is made of: the face's vertices k and k2, the
- * incident edge's j and j2, and 1 where the face is B's. */
+/* What a point's feature id is made of: the face's index k, the incident edge's vertices j
+ * and j2, and 1 where the face is B's. */
 typedef struct lids {
-    lf k, k2, j, j2, ref_is_b;
+    lf k, j, j2, ref_is_b;
 } lids;
 
 /* SEPAX_FEATURE_ID of the point a code pt names, made of two 16-bit halves (an index or
  * type plus 256 times another: exact in a float) joined as an integer's bits; 0 for
- * PT_NONE. A face point pairs the face with vertex j or j2; a crossing pairs vertex k (first
- * side plane) or k2 (second) with edge j. */
+ * PT_NONE: the face (SEPAX_FEATURE_FACE) with vertex j or j2 (SEPAX_FEATURE_VERTEX, 0). */
 static inline __attribute__((always_inline)) lf lane_id(const masks *m, const lids *d, lf pt) {
-    lf face_pt = is_lt(m, pt, BCAST(&k_reach[2])); /* PT_J or PT_J2 */
-    lf ref = lf_sel_lt(pt, BCAST(&k_reach[3]), d->k, d->k2);
-    lf inc =
-        lf_sel_lt(pt, BCAST(&k_reach[1]), d->j, lf_sel_lt(pt, BCAST(&k_reach[2]), d->j2, d->j));
-    lf ref_type = lf_mul(face_pt, BCAST(&k_feature_face));
-    lf inc_type = lf_sub(BCAST(&k_feature_face), ref_type);
-    lf x256 = BCAST(&k_256);
-    lf lo_a = lf_add(ref, lf_mul(inc, x256)), lo_b = lf_add(inc, lf_mul(ref, x256));
-    lf hi_a = lf_add(ref_type, lf_mul(inc_type, x256)),
-       hi_b = lf_add(inc_type, lf_mul(ref_type, x256));
+    lf inc = lf_sel_lt(pt, BCAST(&k_reach[1]), d->j, d->j2);
+    lf x256 = BCAST(&k_256), face = BCAST(&k_feature_face);
+    lf lo_a = lf_add(d->k, lf_mul(inc, x256)), lo_b = lf_add(inc, lf_mul(d->k, x256));
+    lf hi_a = face, hi_b = lf_mul(face, x256);
     lf none = is_lt(m, BCAST(&k_reach[PT_NONE]), pt);
     return lf_join16(pick(m, none, m->zero, pick(m, d->ref_is_b, lo_b, lo_a)),
                      pick(m, none, m->zero, pick(m, d->ref_is_b, hi_b, hi_a)));
@@ -277,10 +270,9 @@ static void face_step(face_batch *b, size_t o, float margin) {
     /* the incident vertices along the face */
     lf u0 = lf_add(lf_mul(tx, in0.x), lf_mul(ty, in0.y));
     lf u1 = lf_add(lf_mul(tx, in1.x), lf_mul(ty, in1.y));
-    lclip a = clip(&m, in0, in1, lf_sub(lo, u0), lf_sub(lo, u1), BCAST(&k_pt[PT_CROSS_LO]));
-    lclip bc =
-        clip(&m, a.p0, a.p1, lf_sub(lf_add(lf_mul(tx, a.p0.x), lf_mul(ty, a.p0.y)), hi),
-             lf_sub(lf_add(lf_mul(tx, a.p1.x), lf_mul(ty, a.p1.y)), hi), BCAST(&k_pt[PT_CROSS_HI]));
+    lclip a = clip(&m, in0, in1, lf_sub(lo, u0), lf_sub(lo, u1));
+    lclip bc = clip(&m, a.p0, a.p1, lf_sub(lf_add(lf_mul(tx, a.p0.x), lf_mul(ty, a.p0.y)), hi),
+                    lf_sub(lf_add(lf_mul(tx, a.p1.x), lf_mul(ty, a.p1.y)), hi));
     lcontact c0 = contact_at(bc.p0.x, bc.p0.y, nx, ny, c, r_ref, r_inc, radii);
     lcontact c1 = contact_at(bc.p1.x, bc.p1.y, nx, ny, c, r_ref, r_inc, radii);
     lf mg = BCAST(&margin);
@@ -301,7 +293,7 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf both = lf_min(keep0, keep1);
     lf pt0 = pick(&m, keep0, bc.p0.pt, pick(&m, keep1, bc.p1.pt, deep.pt));
     lf pt1 = pick(&m, both, bc.p1.pt, BCAST(&k_pt[PT_NONE]));
-    lids ids = {LOAD(b->k + o), LOAD(b->k2 + o), j, j2, LOAD(b->ref_is_b + o)};
+    lids ids = {LOAD(b->k + o), j, j2, LOAD(b->ref_is_b + o)};
     lf field[8] = {pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)),
                    pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)),
                    pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)),
@@ -354,7 +346,6 @@ static inline __attribute__((always_inline)) void gather(face_batch *f, size_t l
     f->inc_planes[l] = k_count[st->nplanes[i] & 15u];
     f->inc[l] = (const float *)&st->rec[i];
     f->k[l] = k_count[k];
-    f->k2[l] = k_count[k2];
     f->ref_is_b[l] = k_count[ref_is_b];
 }
 

@@ -29,9 +29,12 @@ typedef struct clip_vertex {
 static float dot(sepax_vec2 a, sepax_vec2 b) { return a.x * b.x + a.y * b.y; }
 
 /* Box2D's b2ClipSegmentToLine: keep the points with dot(normal, v) - offset
- * <= 0, and the crossing point if the segment crosses the line. */
+ * <= 0, and the crossing point if the segment crosses the line. Where Box2D 2.4 names the
+ * crossing by the clipping vertex and the incident edge, it keeps here the id of the point
+ * it replaces (the one outside): a point keeps its name while its vertex moves across the
+ * side plane, as Box2D v3's ids do. */
 static int clip_segment_to_line(clip_vertex out[2], const clip_vertex in[2], sepax_vec2 normal,
-                                float offset, uint32_t crossing_id) {
+                                float offset) {
     int count = 0;
     float distance0 = dot(normal, in[0].v) - offset;
     float distance1 = dot(normal, in[1].v) - offset;
@@ -41,7 +44,7 @@ static int clip_segment_to_line(clip_vertex out[2], const clip_vertex in[2], sep
         float interp = distance0 / (distance0 - distance1);
         out[count].v.x = in[0].v.x + interp * (in[1].v.x - in[0].v.x);
         out[count].v.y = in[0].v.y + interp * (in[1].v.y - in[0].v.y);
-        out[count].id = crossing_id;
+        out[count].id = distance0 > 0.0f ? in[0].id : in[1].id;
         count++;
     }
     return count;
@@ -110,12 +113,8 @@ static uint32_t face_contacts(const sepax_shape_view *ref, int edge, const sepax
     float side_offset1 = 0.0f - dot(tangent, v11), side_offset2 = dot(tangent, v12);
     clip_vertex clip1[2], clip2[2];
     uint32_t count = 0;
-    if (clip_segment_to_line(clip1, incident_edge, minus_tangent, side_offset1,
-                             feature_id(flip, iv1, i1, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_FACE)) ==
-            2 &&
-        clip_segment_to_line(clip2, clip1, tangent, side_offset2,
-                             feature_id(flip, iv2, i1, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_FACE)) ==
-            2) {
+    if (clip_segment_to_line(clip1, incident_edge, minus_tangent, side_offset1) == 2 &&
+        clip_segment_to_line(clip2, clip1, tangent, side_offset2) == 2) {
         for (int i = 0; i < 2; i++) {
             sepax_contact c = make_contact(clip2[i].v, normal, front_offset, ref->radius,
                                            inc->radius, radii, clip2[i].id);
