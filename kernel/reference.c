@@ -275,7 +275,7 @@ sepax_status sepax_ref_overlap_one(const sepax_shapes *store, uint32_t probe, ui
 }
 
 /* Local to world, written out plainly: rotate then translate each vertex,
- * rotate each normal, put each plane through its vertex (a circle has no
+ * rotate each normal, put each plane through its edge (a circle has no
  * plane: its offsets are +Inf, so no plane of it ever separates anything),
  * bound the vertices and grow the box by the radius. */
 sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world_shape *out) {
@@ -297,7 +297,15 @@ sepax_status sepax_ref_world(const sepax_shapes *store, uint32_t id, sepax_world
         out->y[k] = (s * v.x + c * v.y) + pose.position.y;
         out->nx[k] = c * n.x - s * n.y;
         out->ny[k] = s * n.x + c * n.y;
-        out->c[k] = (out->nx[k] * out->x[k] + out->ny[k] * out->y[k]) + no_plane;
+    }
+    /* each plane's offset: the larger projection of its edge's two ends (the last vertex's
+     * edge, and a padding row's, end at vertex 0), so that both ends lie on or inside it
+     * although the rotated normal is not exactly square to the edge */
+    for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
+        int e = k + 1 < local.count ? k + 1 : 0;
+        float at_k = out->nx[k] * out->x[k] + out->ny[k] * out->y[k];
+        float at_e = out->nx[k] * out->x[e] + out->ny[k] * out->y[e];
+        out->c[k] = (at_k > at_e ? at_k : at_e) + no_plane;
     }
     sepax_aabb box = {{out->x[0], out->y[0]}, {out->x[0], out->y[0]}};
     for (int k = 1; k < SEPAX_MAX_VERTS; k++) {

@@ -231,6 +231,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
     l->r[lane] = src->radius;
     l->cbias[lane] = src->nplanes ? -0.0f : (float)INFINITY;
     l->vbias[lane] = cls == SEPAX_CLASS_SHARP ? -(float)INFINITY : -0.0f;
+    l->last[lane] = (float)(src->nverts - 1);
     p->px[lane] = 0.0f; /* the identity pose: world = local */
     p->py[lane] = 0.0f;
     p->c[lane] = 1.0f;

@@ -44,7 +44,10 @@ typedef struct sepax_poly_block {
  *          separate (projection minus +Inf offset = -Inf);
  *   vbias  added to the closest-vertices axis' separation: -0 for a curved
  *          shape, -Inf for a sharp polygon (two sharp polygons need only
- *          their edge normals, unless a query asks for a positive margin). */
+ *          their edge normals, unless a query asks for a positive margin);
+ *   last   the index of its last vertex (count - 1), as a float: a plane's
+ *          world offset takes its edge's far end from row k + 1 while
+ *          k < last, else from row 0 (transform.c). */
 typedef struct sepax_local_block {
     float x[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
     float y[SEPAX_MAX_VERTS][SEPAX_BLOCK_LANES];
@@ -53,7 +56,7 @@ typedef struct sepax_local_block {
     float r[SEPAX_BLOCK_LANES];
     float cbias[SEPAX_BLOCK_LANES];
     float vbias[SEPAX_BLOCK_LANES];
-    float pad_[SEPAX_BLOCK_LANES];
+    float last[SEPAX_BLOCK_LANES];
 } sepax_local_block;
 
 /* Poses and bounding boxes of eight consecutive shapes, a row per field. */

@@ -48,7 +48,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
 #else
 
 typedef struct world_lanes {
-    lf x, y, nx, ny, c;
+    lf x, y, nx, ny;
 } world_lanes;
 
 static inline __attribute__((always_inline)) lf world_x(lf c, lf s, lf px, lf x, lf y) {
@@ -59,17 +59,42 @@ static inline __attribute__((always_inline)) lf world_y(lf c, lf s, lf py, lf x,
     return lf_add(lf_add(lf_mul(s, x), lf_mul(c, y)), py);
 }
 
-/* transform.c's formula on lanes: rotate and move vertices, rotate normals,
- * put each plane through its vertex */
+/* transform.c's formula on lanes: rotate and move vertices, rotate normals (the
+ * planes' offsets follow, from the rows: plane_offsets) */
 static inline __attribute__((always_inline)) world_lanes to_world(lf c, lf s, lf px, lf py, lf x,
-                                                                  lf y, lf nx, lf ny, lf cbias) {
+                                                                  lf y, lf nx, lf ny) {
     world_lanes w;
     w.x = world_x(c, s, px, x, y);
     w.y = world_y(c, s, py, x, y);
     w.nx = lf_sub(lf_mul(c, nx), lf_mul(s, ny));
     w.ny = lf_add(lf_mul(s, nx), lf_mul(c, ny));
-    w.c = lf_add(lf_add(lf_mul(w.nx, w.x), lf_mul(w.ny, w.y)), cbias);
     return w;
+}
+
+static const float k_row[SEPAX_MAX_VERTS] = {0, 1, 2, 3, 4, 5, 6, 7};
+
+/* transform.c's plane_offset on lanes, for every row of the world rows (x, y, nx, ny in
+ * wrow[0..3]) into wrow[4]: the larger of the projections of the edge's ends, row k and
+ * row k + 1 while k < last, else row 0. */
+static inline __attribute__((always_inline)) void
+plane_offsets(float (*wrow)[SEPAX_MAX_VERTS][8 * SEPAX_P], lf last, lf cbias) {
+#define ROW(f, k) lf_load(wrow[f][k], wrow[f][k] + 8 * (SEPAX_P - 1))
+    lf x0 = ROW(0, 0), y0 = ROW(1, 0);
+#if defined(__clang__) || defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+    for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
+        lf x = ROW(0, k), y = ROW(1, k), nx = ROW(2, k), ny = ROW(3, k), xe = x0, ye = y0;
+        if (k + 1 < SEPAX_MAX_VERTS) {
+            lf row = lf_bcast(&k_row[k], &k_row[k]);
+            xe = lf_sel_lt(row, last, ROW(0, k + 1), x0);
+            ye = lf_sel_lt(row, last, ROW(1, k + 1), y0);
+        }
+        lf at_k = lf_add(lf_mul(nx, x), lf_mul(ny, y)),
+           at_e = lf_add(lf_mul(nx, xe), lf_mul(ny, ye));
+        lf_store(lf_add(lf_max(at_k, at_e), cbias), wrow[4][k]);
+    }
+#undef ROW
 }
 
 /* a pose field of shape id, for lf_bcast */
@@ -238,17 +263,17 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
             world_lanes w =
                 to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
-                         lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]), cbias);
+                         lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]));
             lf_store(w.x, wrow[0][k]);
             lf_store(w.y, wrow[1][k]);
             lf_store(w.nx, wrow[2][k]);
             lf_store(w.ny, wrow[3][k]);
-            lf_store(w.c, wrow[4][k]);
             minx = k ? lf_min(w.x, minx) : w.x;
             miny = k ? lf_min(w.y, miny) : w.y;
             maxx = k ? lf_max(w.x, maxx) : w.x;
             maxy = k ? lf_max(w.y, maxy) : w.y;
         }
+        plane_offsets(wrow, lf_load(l0->last, l1->last), cbias);
         /* From the rows just written, in address order: a line of each block is finished
          * before the next starts. Written inside the vertex loop, the two slots' five fields
          * kept ten lines half-written at once, more than the write-combining buffers hold,
