@@ -3,9 +3,13 @@
  * radius 0.5 and L squares of half extent H, at random in a W x W field, turned at random;
  * the frame (sepax_find_contacts, SEPAX_TEST_OVERLAP, one thread) on F frames, and the
  * median of its total and its pairing phase, with the grid it chose and the contacts found.
+ * --shift X moves the squares' field X to the right (X >= W: past every circle, where the
+ * grid has no columns, as a level's tiles beside an arena of bullets); --cell C gives the
+ * frame a cell edge (0: chosen from the sizes; below every shape's size: all of them large).
  *
- *   sepax-bench-large [--n N] [--large L] [--half H] [--field W] [--frames F]
- *   (defaults: 30000 5000 5 1000 9)
+ *   sepax-bench-large [--n N] [--large L] [--half H] [--field W] [--frames F] [--shift X]
+ *                     [--cell C]
+ *   (defaults: 30000 5000 5 1000 9 0 0)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,16 +19,19 @@
 
 typedef struct options {
     uint32_t n, large, frames;
-    float half, field;
+    float half, field, shift, cell;
 } options;
 
 static void usage(const char *argv0) {
-    fprintf(stderr, "usage: %s [--n N] [--large L] [--half H] [--field W] [--frames F]\n", argv0);
+    fprintf(stderr,
+            "usage: %s [--n N] [--large L] [--half H] [--field W] [--frames F] [--shift X] "
+            "[--cell C]\n",
+            argv0);
     exit(2);
 }
 
 static options parse(int argc, char **argv) {
-    options o = {30000, 5000, 9, 5.0f, 1000.0f};
+    options o = {30000, 5000, 9, 5.0f, 1000.0f, 0.0f, 0.0f};
     if (argc % 2 == 0) usage(argv[0]);
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--n"))
@@ -37,11 +44,16 @@ static options parse(int argc, char **argv) {
             o.field = strtof(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--frames"))
             o.frames = frame_arg_u32(argv[i + 1]);
+        else if (!strcmp(argv[i], "--shift"))
+            o.shift = strtof(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--cell"))
+            o.cell = strtof(argv[i + 1], NULL);
         else
             usage(argv[0]);
     }
     if (o.frames == 0) o.frames = 1;
-    if (!(o.half > 0.0f) || !(o.field > 0.0f)) usage(argv[0]);
+    if (!(o.half > 0.0f) || !(o.field > 0.0f) || !(o.shift >= 0.0f) || !(o.cell >= 0.0f))
+        usage(argv[0]);
     return o;
 }
 
@@ -64,15 +76,16 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < o.large; i++) {
         st = sepax_shapes_add_box(s, o.half, o.half, &id);
         if (st != SEPAX_OK) frame_die("add box", st);
-        poses[o.n + i] = (sepax_pose){{o.field * frame_unit(&rng), o.field * frame_unit(&rng)},
-                                      sepax_rot(6.2831853f * frame_unit(&rng))};
+        poses[o.n + i] =
+            (sepax_pose){{o.shift + o.field * frame_unit(&rng), o.field * frame_unit(&rng)},
+                         sepax_rot(6.2831853f * frame_unit(&rng))};
     }
     st = sepax_shapes_set_poses(s, 0, count, poses);
     if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
     sepax_broadphase_config cfg = {1, NULL, NULL, 0};
     sepax_broadphase *bp = sepax_broadphase_create(&cfg);
     if (!bp) frame_die("sepax_broadphase_create", SEPAX_ERR_NOMEM);
-    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
+    sepax_frame_options fo = {SEPAX_TEST_OVERLAP, 0.0f, o.cell, SEPAX_UPDATE_FRAME};
     size_t cap = 0, found = 0;
     sepax_pair *pairs = NULL;
     double *ms = frame_xmalloc(o.frames * sizeof *ms),
@@ -99,8 +112,10 @@ int main(int argc, char **argv) {
     }
     sepax_broadphase_stats bs;
     sepax_broadphase_stats_get(bp, &bs);
-    printf("# sepax-bench-large --n %u --large %u --half %g --field %g --frames %u\n", o.n, o.large,
-           (double)o.half, (double)o.field, o.frames);
+    printf("# sepax-bench-large --n %u --large %u --half %g --field %g --frames %u --shift %g "
+           "--cell %g\n",
+           o.n, o.large, (double)o.half, (double)o.field, o.frames, (double)o.shift,
+           (double)o.cell);
     printf("# grid: %u x %u cells of %g, %u large shapes; %zu candidates, %zu contacts\n",
            bs.cells_x, bs.cells_y, (double)bs.cell_size, bs.large, (size_t)bs.candidates, found);
     printf("frame %.3f ms, pairing %.3f ms (medians of %u frames, one thread)\n",

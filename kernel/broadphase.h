@@ -68,7 +68,8 @@ typedef struct bp_chunk {
     sepax_hit *hits;
     sepax_manifold *mans;
     size_t cap, count, candidates;
-    size_t at; /* where its results go in the caller's arrays */
+    size_t large_scanned; /* positions of the large list its large owners' range tests read */
+    size_t at;            /* where its results go in the caller's arrays */
 } bp_chunk;
 
 struct sepax_broadphase {
@@ -80,9 +81,10 @@ struct sepax_broadphase {
 
     /* the grid: shapes keyed by their filter group and the cell of their lower
      * corner, small ones (sorted positions 0 .. nsmall-1, by group, then cell)
-     * then large ones (nsmall .. n-1). Shapes with the same filter form a group,
-     * with a sub-grid of its own, so groups whose filters never pass (bullets
-     * and bullets) are never scanned against each other. */
+     * then large ones (nsmall .. n-1, by their boxes' lower x). Shapes with the
+     * same filter form a group, with a sub-grid of its own, so groups whose
+     * filters never pass (bullets and bullets) are never scanned against each
+     * other. */
     uint32_t n, nsmall, nx, ny, ncells;
     uint32_t ngroups;                     /* 1 .. BP_GROUPS */
     int grouped;                          /* 0: one group of every filter */
@@ -120,6 +122,9 @@ struct sepax_broadphase {
     uint32_t *marked;
     size_t cap_marked;
     size_t candidates, results;
+    /* the last frame's large_scanned over its chunks: not public, but what a test bounds to
+     * see that the large shapes are paired in time linear in their number, with no clock */
+    size_t large_scanned;
     uint64_t phase_ns[BP_PHASES]; /* the last frame's phases (sepax_broadphase_stats) */
 };
 

@@ -441,8 +441,8 @@ static size_t pair_cross(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
 }
 
 /* A large owner: in every group it meets, every cell a small box overlapping its own could
- * be keyed in (from a cell before its lower corner's to its upper corner's); then the
- * large shapes after it up to the last keyed in the column of its box's upper x. */
+ * be keyed in (from a cell before its lower corner's to its upper corner's); then the large
+ * shapes after it whose boxes start at or before its own box's upper x. */
 static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
     const sepax_broadphase *bp = f->bp;
     owner o = owner_at(bp, p);
@@ -453,16 +453,20 @@ static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
             if (!bp->grouped || sepax_filters_meet(lf, bp->group_filter[g]))
                 m = pair_cells(f, w, m, c, &o, g, sp.x0, sp.x1, sp.y0, sp.y1);
     }
-    /* the first large box keyed in a column past that of hix[p] (the large are in column
-     * order, grid.c's sort_large): it, and every one after it, starts past hix[p] */
-    uint32_t lo = p + 1, hi = bp->n, last = sepax_grid_col(bp, (double)bp->hix[p]);
+    /* the first large box after p whose lower x is past hix[p] (the large are in the order of
+     * their lower x, grid.c's sort_large): it and every one after it fail the range test's x
+     * comparison, which every one before it passes (each starts at or before hix[p], and ends
+     * at or after its own start, itself at or after lox[p]), so the cut loses no pair */
+    uint32_t lo = p + 1, hi = bp->n;
+    const float end = bp->hix[p];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (sepax_grid_col(bp, (double)bp->lox[mid]) <= last)
+        if (bp->lox[mid] <= end)
             lo = mid + 1;
         else
             hi = mid;
     }
+    c->large_scanned += lo - (p + 1);
     return pair_run(f, w, m, c, &o, p + 1, lo);
 }
 
@@ -476,6 +480,7 @@ static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) 
         const bp_task *t = &bp->tasks[ci];
         c->count = 0;
         c->candidates = 0;
+        c->large_scanned = 0;
         size_t m = 0;
         if (t->kind == BP_LARGE) {
             for (uint32_t p = t->begin; p < t->end; p++) m = pair_large(f, w, m, c, p);
@@ -739,12 +744,14 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
     }
     sepax_bp_run(bp, pair_task, nchunks, &f);
     /* every chunk counted all its results, kept or not */
-    size_t total = 0, candidates = 0;
+    size_t total = 0, candidates = 0, large_scanned = 0;
     for (uint32_t i = 0; i < nchunks; i++) {
         total += bp->chunks[i].count;
         candidates += bp->chunks[i].candidates;
+        large_scanned += bp->chunks[i].large_scanned;
     }
     bp->candidates = candidates;
+    bp->large_scanned = large_scanned;
     /* Results past the caller's room are never written, so the chunks are not grown for
      * them: a frame where every shape touches every other (10,000 stacked at one spawn point
      * make 5e7 pairs) would otherwise hold them all before refusing, gigabytes past the

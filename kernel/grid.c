@@ -16,9 +16,9 @@
 #define CELLS_FLOOR 4096.0
 #define AXIS_CELLS 65536.0
 /* Lower corners sampled to find the bulk of the small shapes (far_shapes), and how many
- * small shapes far from it may join the large ones: 1024 and one in 64 more (the large are
- * paired with each other box by box: 1,800 of them cost 1 to 2 ms a frame on the Intel
- * host, sepax-bench-stray). */
+ * small shapes far from it may join the large ones: 1024 and one in 64 more (more are a
+ * spread the cell budget must cover; paired by their boxes' x as the large are, 1,800 strays
+ * add 0.0 to 0.4 ms to a frame on the AMD host, sepax-bench-stray). */
 #define FAR_SAMPLES 512u
 #define FAR_MOST(nsmall) (1024u + (nsmall) / 64u)
 
@@ -517,25 +517,56 @@ static int sort_keys(sepax_broadphase *bp, const sepax_shapes *s, uint32_t nkeys
     return 1;
 }
 
-/* The large shapes (sorted positions lo .. hi-1) by the grid column of their boxes' lower x
- * (a stable counting sort: within a column, in index order). A large owner then pairs only
- * with the large shapes after it up to the last in the column of its own box's upper x
- * (frame.c's pair_large): a box keyed in a later column starts past its end. Before, it
- * paired with every one after it, and thousands of large shapes cost the square of their
- * number. The build fills `cat` and `mask` only after this, and is done with `key`: the
- * columns go in `key`, the list as it was in `mask`, the counts in `sort_at` (nkeys + 1 >= nx
- * + 1 of them). */
+/* A float as an unsigned key in the float's order: the sign bit flipped on positives, every
+ * bit flipped on negatives (-0 sorts just before +0; NaN never occurs, the store holds finite
+ * boxes). */
+static inline uint32_t float_order_key(float x) {
+    uint32_t u = sepax_float_bits(x);
+    return u ^ ((0u - (u >> 31)) | 0x80000000u);
+}
+
+/* The large shapes (sorted positions lo .. hi-1) in the order of their grown boxes' lower x,
+ * the one the range test compares (ties in index order, as sort_keys left them): a stable LSD
+ * radix sort of the floats' order keys, a byte a pass, a pass skipped where every key has the
+ * same byte. A large owner then pairs only with the large shapes after it whose boxes start
+ * at or before its own box's upper x (frame.c's pair_large): the rest fail the range test's x
+ * comparison. Until 2026-11-30 the list was in grid-column order and an owner read on to the
+ * last shape keyed in its upper x's column; but the columns span only the small shapes' lower
+ * corners, so large shapes past them (a level's tiles beside an arena of bullets), or all of
+ * them when none is small (a given cell smaller than every shape), shared one clamped column
+ * and were paired box by box, the square of their number. The build fills `cat`, `mask` and
+ * the columns only after this, and is done with `key`: the keys go in `cat` and `key`, the
+ * positions in `sid` and `mask`, turn about. */
 static void sort_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi) {
-    uint32_t m = hi - lo, *col = bp->key, *was = bp->mask, *at = bp->sort_at, *sid = bp->sid + lo;
+    uint32_t m = hi - lo;
     if (m < 2) return;
-    memset(at, 0, (bp->nx + 1) * sizeof *at);
+    uint32_t *keys[2] = {bp->cat, bp->key}, *ids[2] = {bp->sid + lo, bp->mask};
+    uint32_t count[4][256];
+    memset(count, 0, sizeof count);
     for (uint32_t j = 0; j < m; j++) {
-        was[j] = sid[j];
-        col[j] = sepax_grid_col(bp, (double)bp->ubox[sepax_id_index(sid[j])].lx);
-        at[col[j] + 1]++;
+        uint32_t k = float_order_key(bp->ubox[sepax_id_index(ids[0][j])].lx);
+        keys[0][j] = k;
+        for (unsigned d = 0; d < 4; d++) count[d][(k >> (8 * d)) & 0xffu]++;
     }
-    for (uint32_t x = 0; x < bp->nx; x++) at[x + 1] += at[x];
-    for (uint32_t j = 0; j < m; j++) sid[at[col[j]]++] = was[j];
+    unsigned at = 0; /* the buffers that hold the list */
+    for (unsigned d = 0; d < 4; d++) {
+        unsigned shift = 8 * d;
+        if (count[d][(keys[at][0] >> shift) & 0xffu] == m) continue; /* one byte: in order */
+        uint32_t next[256], run = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            next[b] = run;
+            run += count[d][b];
+        }
+        const uint32_t *kf = keys[at], *idf = ids[at];
+        uint32_t *kt = keys[at ^ 1u], *idt = ids[at ^ 1u];
+        for (uint32_t j = 0; j < m; j++) {
+            uint32_t p = next[(kf[j] >> shift) & 0xffu]++;
+            kt[p] = kf[j];
+            idt[p] = idf[j];
+        }
+        at ^= 1u;
+    }
+    if (at) memcpy(ids[0], ids[1], m * sizeof *ids[0]);
 }
 
 /* Whether lower corners over minx .. maxy need more cells of this size than the budget. */

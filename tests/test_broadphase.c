@@ -410,10 +410,10 @@ static sepax_shapes *circle_store(uint32_t n, float radius, float wide, uint64_t
     return s;
 }
 
-/* Hundreds of large shapes: each large owner pairs only with the large shapes after it up to
- * the last keyed in the column of its box's upper x (the large list in column order,
- * grid.c's sort_large). 400 random walls and bosses among 1,500 small shapes, and a 12 x 12
- * lattice of large squares sharing edges and corners exactly (each touching its 8
+/* Hundreds of large shapes: each large owner pairs only with the large shapes after it whose
+ * boxes start at or before its own box's upper x (the large list in the order of the boxes'
+ * lower x, grid.c's sort_large). 400 random walls and bosses among 1,500 small shapes, and a
+ * 12 x 12 lattice of large squares sharing edges and corners exactly (each touching its 8
  * neighbours), among small circles: every pair brute force finds, for every test, at two
  * margins, and the same results on 1 to 3 threads. */
 Test(broadphase, many_large_shapes_match_brute_force) {
@@ -1208,6 +1208,79 @@ Test(broadphase, far_strays_leave_the_grid_as_it_was) {
     free_set(&field_want);
     sepax_broadphase_destroy(bp0);
     sepax_shapes_destroy(alone_store);
+}
+
+/* Large shapes the grid's columns cannot tell apart, as a review found them: 2,000 boxes in a
+ * row to the right of 1,000 small circles (the columns span only the circles' lower corners,
+ * so every box lies past the last one), and 2,000 circles all large under a given cell smaller
+ * than they are (a grid of one cell). Each large owner reads the large shapes after it only
+ * while their boxes start before its own ends: its range tests read fewer than 8 positions of
+ * the large list a large shape (bp->large_scanned), where one column shared by all made them
+ * read about 2,000,000 (every pair). The contacts are brute force's, on 1 and 2 threads. */
+static sepax_shapes *boxes_right_of_circles(void) {
+    sepax_shapes *s = sepax_shapes_create(3000);
+    cr_assert(s);
+    wl_rng r = {93};
+    uint32_t id;
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(sepax_shapes_add_circle(
+                         s, (sepax_vec2){50.0f * wl_unit(&r), 50.0f * wl_unit(&r)}, 0.5f, &id),
+                     SEPAX_OK);
+    for (int i = 0; i < 2000; i++) { /* 10 x 2, each overlapping the next by about 1 */
+        cr_assert_eq(sepax_shapes_add_box(s, 5.0f, 1.0f, &id), SEPAX_OK);
+        sepax_pose p = {{1000.0f + 9.0f * (float)i + 0.5f * wl_unit(&r), 2.0f * wl_unit(&r)},
+                        sepax_rot(0.0f)};
+        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    return s;
+}
+
+static sepax_shapes *circles_in_a_band(void) {
+    sepax_shapes *s = sepax_shapes_create(2000);
+    cr_assert(s);
+    wl_rng r = {94};
+    uint32_t id;
+    for (int i = 0; i < 2000; i++)
+        cr_assert_eq(sepax_shapes_add_circle(
+                         s, (sepax_vec2){1000.0f * wl_unit(&r), 20.0f * wl_unit(&r)}, 0.5f, &id),
+                     SEPAX_OK);
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    return s;
+}
+
+Test(broadphase, large_shapes_past_the_columns_pair_in_linear_time) {
+    struct {
+        const char *name;
+        sepax_shapes *s;
+        float cell;
+        uint32_t large;
+    } scenes[] = {{"boxes right of circles", boxes_right_of_circles(), 2.0f, 2000},
+                  {"all large", circles_in_a_band(), 0.5f, 2000}};
+    for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; k++) {
+        sepax_shapes *s = scenes[k].s;
+        result_set want = brute(s, SEPAX_TEST_COLLIDE, 0.0f);
+        cr_assert(want.n > 200, "%s: only %zu contacts, a weak check", scenes[k].name, want.n);
+        for (uint32_t threads = 1; threads <= 2; threads++) {
+            sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+            sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.0f, scenes[k].cell, 0};
+            sepax_status st;
+            result_set got = frame_with(bp, s, &o, 1u << 16, &st);
+            cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+            expect_same_set(s, got, want, SEPAX_TEST_COLLIDE, scenes[k].name);
+            cr_assert_eq(stats_of(bp).large, scenes[k].large, "%s: %u large", scenes[k].name,
+                         stats_of(bp).large);
+            cr_expect(bp->large_scanned <= 8u * scenes[k].large,
+                      "%s, threads %u: the large owners read %zu positions of the large list, "
+                      "more than 8 a large shape",
+                      scenes[k].name, threads, bp->large_scanned);
+            free_set(&got);
+            sepax_broadphase_destroy(bp);
+        }
+        free_set(&want);
+        sepax_shapes_destroy(s);
+    }
 }
 
 /* ---- removal ------------------------------------------------------------------------ */
