@@ -762,12 +762,12 @@ SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,
                                                   sepax_broadphase_stats *out);
 
 /// The store indices of the last grid's shapes in grid order (small shapes by filter group,
-/// then cell; then the large ones) into order[0 .. count-1]: the argument sepax_shapes_reorder
-/// takes to put the store in spatial order. count must be sepax_shapes_count(store) and the
-/// grid built from this store with no shape added, removed or moved since. Errors, with
-/// nothing written: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED, SEPAX_ERR_NO_GRID (no grid was built,
-/// or the last build failed), SEPAX_ERR_COUNT (count is not the store's or the grid's),
-/// SEPAX_ERR_STALE_ID (a grid id no longer current).
+/// then cell; then the large ones, by their grown boxes' lower x) into order[0 .. count-1]:
+/// the argument sepax_shapes_reorder takes to put the store in spatial order. count must be
+/// sepax_shapes_count(store) and the grid built from this store with no shape added, removed
+/// or moved since. Errors, with nothing written: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED,
+/// SEPAX_ERR_NO_GRID (no grid was built, or the last build failed), SEPAX_ERR_COUNT (count is
+/// not the store's or the grid's), SEPAX_ERR_STALE_ID (a grid id no longer current).
 SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shapes *store,
                                               uint32_t *order, uint32_t count);
 
