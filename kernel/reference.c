@@ -34,7 +34,10 @@ static float plane_separation(const sepax_shape_view *a, const sepax_shape_view 
 }
 
 /* The unit axis from a's to b's closest core vertices (the first such pair,
- * a's vertex index first), (1, 0) when they coincide. */
+ * a's vertex index first), (1, 0) when they coincide. A squared distance below the least
+ * normal float (vertices closer than about 1e-19) is taken again from the vector scaled by
+ * 2^64, exactly, since a subnormal's square root is too coarse to divide by; (1, 0) if it is
+ * still not normal. */
 static sepax_vec2 closest_vertices_axis(const sepax_shape_view *a, const sepax_shape_view *b) {
     float best = 0.0f, bdx = 0.0f, bdy = 0.0f;
     for (int i = 0; i < a->count; i++) {
@@ -48,8 +51,13 @@ static sepax_vec2 closest_vertices_axis(const sepax_shape_view *a, const sepax_s
             }
         }
     }
+    if (best < 0x1p-126f) {
+        bdx *= 0x1p64f;
+        bdy *= 0x1p64f;
+        best = bdx * bdx + bdy * bdy;
+    }
     sepax_vec2 u = {1.0f, 0.0f};
-    if (best > 0.0f) {
+    if (best >= 0x1p-126f) {
         float d = sqrtf(best);
         u.x = bdx / d;
         u.y = bdy / d;

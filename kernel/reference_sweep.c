@@ -33,11 +33,18 @@
 
 static float dot(float ax, float ay, float bx, float by) { return ax * bx + ay * by; }
 
-/* (x, y) / |(x, y)|, or (1, 0) for the zero vector. */
+/* (x, y) / |(x, y)|, or (1, 0) for the zero vector; a vector whose squared length is below
+ * the least normal float taken scaled by 2^64 first (reference.c's closest_vertices_axis). */
 static sepax_vec2 unit(float x, float y) {
-    float d2 = x * x + y * y, d = sqrtf(d2);
+    float d2 = x * x + y * y;
+    if (d2 < 0x1p-126f) {
+        x *= 0x1p64f;
+        y *= 0x1p64f;
+        d2 = x * x + y * y;
+    }
+    float d = sqrtf(d2);
     sepax_vec2 u = {1.0f, 0.0f};
-    if (d2 > 0.0f) {
+    if (d2 >= 0x1p-126f) {
         u.x = x / d;
         u.y = y / d;
     }

@@ -78,6 +78,16 @@ void kernel_sweep(const sepax_shapes *st, const sepax_pair *pairs, size_t n, con
 /* aligned: lf_load is an aligned load */
 static _Alignas(64) const float k_zero[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 static _Alignas(64) const float k_one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+/* unit_lanes' constants: the least normal float, the largest subnormal (a squared length
+ * above it is normal: under DAZ it reads as 0, as a subnormal square does), and 2^64. */
+#define MIN_SQ 0x1p-126f
+#define TINY_SQ 0x1.fffffcp-127f
+#define UP 0x1p64f
+static _Alignas(64) const
+    float k_min_sq[8] = {MIN_SQ, MIN_SQ, MIN_SQ, MIN_SQ, MIN_SQ, MIN_SQ, MIN_SQ, MIN_SQ};
+static _Alignas(64) const
+    float k_tiny_sq[8] = {TINY_SQ, TINY_SQ, TINY_SQ, TINY_SQ, TINY_SQ, TINY_SQ, TINY_SQ, TINY_SQ};
+static _Alignas(64) const float k_up[8] = {UP, UP, UP, UP, UP, UP, UP, UP};
 /* the axis codes of kernel.h as floats, for lane selects */
 static const float k_axis_code[SEPAX_AXIS_VERTICES + 1] = {0, 1,  2,  3,  4,  5,  6,  7, 8,
                                                            9, 10, 11, 12, 13, 14, 15, 16};
@@ -310,12 +320,21 @@ static ALWAYS_INLINE void closer(lf dx, lf dy, int first, int nn, lf *bdx, lf *b
     *bd2 = nn ? lf_min_nn(d2, *bd2) : lf_min(d2, *bd2);
 }
 
-/* The unit axis along each lane's (dx, dy) with d2 = dx^2 + dy^2, or (1, 0)
- * where d2 is 0. */
+/* The unit axis along each lane's (dx, dy) with d2 = dx^2 + dy^2. Where d2 is below the
+ * least normal float (a vector shorter than about 1e-19, subnormal or 0 under DAZ), the
+ * vector is first scaled by 2^64: exact, and a unit vector's bits do not depend on its
+ * length's power of two, so this changes nothing where d2 was normal, and where it was not,
+ * a subnormal's square root no longer divides it (a review's normals of length 0.93 and
+ * 1.06, for shapes of ordinary size whose closest vertices were 4e-23 apart). (1, 0) where the
+ * scaled square is still not normal (components below about 1e-38: coincident) or NaN. */
 static ALWAYS_INLINE void unit_lanes(lf dx, lf dy, lf d2, lf *ux, lf *uy) {
-    lf d = lf_sqrt(d2), zero = lf_load(k_zero, k_zero);
-    *ux = lf_sel_gt(d2, zero, lf_div(dx, d), lf_load(k_one, k_one));
-    *uy = lf_sel_gt(d2, zero, lf_div(dy, d), zero);
+    lf one = lf_load(k_one, k_one), zero = lf_load(k_zero, k_zero);
+    lf up = lf_sel_lt(d2, lf_load(k_min_sq, k_min_sq), lf_load(k_up, k_up), one);
+    lf sx = lf_mul(dx, up), sy = lf_mul(dy, up);
+    lf s2 = lf_add(lf_mul(sx, sx), lf_mul(sy, sy)), d = lf_sqrt(s2);
+    lf tiny = lf_load(k_tiny_sq, k_tiny_sq);
+    *ux = lf_sel_gt(s2, tiny, lf_div(sx, d), one);
+    *uy = lf_sel_gt(s2, tiny, lf_div(sy, d), zero);
 }
 
 /* The powers of two of reference_sweep.c's rounded corners, per lane, from the exponent
@@ -1710,9 +1729,8 @@ static inline lf block_separation(const sepax_shapes *st, uint32_t probe, uint32
             closer(dx, dy, i == 0 && k == 0, 1, &bdx, &bdy, &bd2);
         }
     }
-    lf d = lf_sqrt(bd2), zero = lf_load(k_zero, k_zero);
-    lf ux = lf_sel_gt(bd2, zero, lf_div(bdx, d), lf_load(k_one, k_one));
-    lf uy = lf_sel_gt(bd2, zero, lf_div(bdy, d), zero);
+    lf ux, uy;
+    unit_lanes(bdx, bdy, bd2, &ux, &uy);
     lf pa = best, pb = best; /* set at j == 0, k == 0 */
     for (int j = 0; j < pn; j++) {
         lf v = lf_add(lf_mul(ux, lf_bcast(&pr->x[j], &pr->x[j])),

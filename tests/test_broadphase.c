@@ -2301,9 +2301,12 @@ Test(broadphase, filters_met_in_another_order_in_each_part) {
  * its fallback axis, (1, 0), and may be called touching when a gap apart in y (README,
  * "Limit"): the grid's boxes grow by at least 2^-62, so the frame finds every pair the
  * pair queries do. Before, two circles 1e-23 apart were a hit to sepax_overlap and no
- * candidate of the frame. */
+ * candidate of the frame. Since the closest-vertices axis is taken from the vector scaled by
+ * 2^64 where its square is subnormal (2026-11-30), only coordinates near 1e-38 and below
+ * (subnormal ones) still reach the fallback. */
 Test(broadphase, tiny_shapes_as_the_pair_queries) {
-    const float scale[] = {1e-18f, 1e-19f, 1e-20f, 1e-21f, 1e-22f, 1e-23f, 1e-25f, 1e-30f};
+    const float scale[] = {1e-18f, 1e-19f, 1e-20f, 1e-21f, 1e-22f, 1e-23f,
+                           1e-25f, 1e-30f, 1e-37f, 1e-39f, 1e-41f};
     int hits = 0;
     for (size_t k = 0; k < sizeof scale / sizeof scale[0]; k++) {
         float d = scale[k];

@@ -149,6 +149,45 @@ Test(queries, shared_edges_and_vertices_of_random_triangles_touch) {
     free(poses);
 }
 
+/* Closest core vertices closer than about 1e-19, on shapes of ordinary size: their squared
+ * distance is subnormal, and its square root was too coarse to divide by (a review found
+ * normals of length 1.06 and 0.93). The vector is now scaled by 2^64 first, exactly: the
+ * normal is the true direction, unit, with or without DAZ; coincident vertices give (1, 0).
+ * Every backend and the reference. */
+Test(queries, closest_vertices_closer_than_1e_19_give_a_unit_normal) {
+    sepax_shapes *s = sepax_shapes_create(8);
+    uint32_t a, b, c, d, e, f;
+    sepax_vec2 corner[4] = {{-1, -1}, {0, -1}, {0, 0}, {-1, 0}}; /* a core corner at 0 */
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0, 0}, 1.0f, &a), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0, 0x1.8p-75f}, 1.0f, &b), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_add_rounded(s, corner, 4, 0.5f, &c), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){6e-23f, 6e-23f}, 1.0f, &d), SEPAX_OK);
+    /* 2^-63 along each axis: a squared distance of 2^-125, normal before and after */
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0x1p-63f, 0x1p-63f}, 1.0f, &e), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0, 0}, 0.5f, &f), SEPAX_OK);
+    sepax_pair pairs[4] = {{a, b}, {c, d}, {a, e}, {a, f}};
+    for (int be = -1; be < SEPAX_BACKEND_COUNT; be++) {
+        if (be >= 0 && sepax_set_backend((sepax_backend)be) != SEPAX_OK) continue;
+        sepax_hit h[4];
+        cr_assert_eq(be < 0 ? sepax_ref_collide(s, pairs, 4, h) : sepax_collide(s, pairs, 4, h),
+                     SEPAX_OK);
+        /* straight up; then the two diagonals, unit within rounding */
+        cr_expect(h[0].hit && h[0].normal.x == 0.0f && h[0].normal.y == 1.0f && h[0].depth == 2.0f,
+                  "backend %d: normal (%.9g, %.9g), depth %.9g", be, (double)h[0].normal.x,
+                  (double)h[0].normal.y, (double)h[0].depth);
+        for (int i = 1; i < 3; i++) {
+            double len = hypot(h[i].normal.x, h[i].normal.y);
+            cr_expect(h[i].hit && fabs(len - 1.0) < 2e-7 && h[i].normal.x == h[i].normal.y,
+                      "backend %d, pair %d: normal (%.9g, %.9g), length %.9g", be, i,
+                      (double)h[i].normal.x, (double)h[i].normal.y, len);
+        }
+        cr_expect(h[1].depth == 1.5f, "backend %d: depth %.9g", be, (double)h[1].depth);
+        cr_expect(h[3].hit && h[3].normal.x == 1.0f && h[3].normal.y == 0.0f, "backend %d", be);
+    }
+    cr_assert_eq(sepax_set_backend(SEPAX_BACKEND_AUTO), SEPAX_OK);
+    sepax_shapes_destroy(s);
+}
+
 /* Equal depths on several axes: A's edges before B's, lowest index first. */
 Test(queries, ties_go_to_the_lowest_axis_a_first) {
     sepax_pair self = {0, 0};
