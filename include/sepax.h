@@ -438,6 +438,16 @@ SEPAX_API sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t
 #define SEPAX_FEATURE_ID(index_a, index_b, type_a, type_b)                                         \
     (SEPAX_U32_(index_a) | SEPAX_U32_(index_b) << 8 | SEPAX_U32_(type_a) << 16 |                   \
      SEPAX_U32_(type_b) << 24)
+/// A feature id's parts: SEPAX_FEATURE_INDEX_A(SEPAX_FEATURE_ID(ia, ib, ta, tb)) == ia, and so on.
+#define SEPAX_FEATURE_INDEX_A(id) ((id)&0xffu)
+#define SEPAX_FEATURE_INDEX_B(id) ((id) >> 8 & 0xffu)
+#define SEPAX_FEATURE_TYPE_A(id) ((id) >> 16 & 0xffu)
+#define SEPAX_FEATURE_TYPE_B(id) ((id) >> 24 & 0xffu)
+/// The id with A's and B's parts swapped: what the same contact is called in the manifold of
+/// the pair (B, A), when both orders pick the same reference face (all but exact ties of
+/// depth). A frame lists a pair with the lower index first, and removals move shapes to other
+/// indices, so a solver keying its warm starts by shape can meet a pair the other way round.
+#define SEPAX_FEATURE_SWAP(id) (((id)&0x00ff00ffu) << 8 | ((id) >> 8 & 0x00ff00ffu))
 /* the casts of SEPAX_FEATURE_ID: C++'s own, so that C++ built with -Wold-style-cast takes it */
 #ifdef __cplusplus
 #define SEPAX_U32_(x) static_cast<uint32_t>(x)
@@ -810,7 +820,8 @@ SEPAX_API sepax_status sepax_set_backend(sepax_backend backend);
 /// (SEPAX_ERR_BAD_BACKEND or SEPAX_ERR_UNSUPPORTED) until sepax_set_backend.
 SEPAX_API sepax_backend sepax_get_backend(void);
 
-/// "scalar", "sse2", "sse41", "avx2", "avx512", "neon"; NULL for an invalid value.
+/// "scalar", "sse2", "sse41", "avx2", "avx512", "neon", and "auto" for SEPAX_BACKEND_AUTO;
+/// NULL for an invalid value.
 SEPAX_API const char *sepax_backend_name(sepax_backend backend);
 
 /// 1 if `backend` is compiled in and this CPU can run it, else 0.

@@ -18,6 +18,7 @@ Test(backend, names_round_trip) {
     }
     sepax_backend back;
     cr_expect(sepax_backend_from_name("auto", &back) == SEPAX_OK && back == SEPAX_BACKEND_AUTO);
+    cr_expect(strcmp(sepax_backend_name(SEPAX_BACKEND_AUTO), "auto") == 0);
     cr_expect(sepax_backend_from_name("avx3", &back) == SEPAX_ERR_BAD_BACKEND);
     cr_expect(sepax_backend_from_name(NULL, &back) == SEPAX_ERR_NULL);
     cr_expect(sepax_backend_name((sepax_backend)99) == NULL);

@@ -253,6 +253,36 @@ Test(manifold, ids_survive_a_corner_crossing_a_side_plane) {
     cr_assert_eq(sepax_set_backend(SEPAX_BACKEND_AUTO), SEPAX_OK);
 }
 
+/* SEPAX_FEATURE_SWAP and the part macros: the parts come back as given, a swap twice is the
+ * id, and a box tilted onto the ground, whose face is the reference in both orders, gives
+ * the same contacts under (ground, box) and (box, ground), ids swapped. */
+Test(manifold, feature_ids_swap_with_the_pair) {
+    uint32_t id = SEPAX_FEATURE_ID(3, 7, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX);
+    cr_assert_eq(SEPAX_FEATURE_INDEX_A(id), 3u);
+    cr_assert_eq(SEPAX_FEATURE_INDEX_B(id), 7u);
+    cr_assert_eq(SEPAX_FEATURE_TYPE_A(id), SEPAX_FEATURE_FACE);
+    cr_assert_eq(SEPAX_FEATURE_TYPE_B(id), SEPAX_FEATURE_VERTEX);
+    cr_assert_eq(SEPAX_FEATURE_SWAP(id),
+                 SEPAX_FEATURE_ID(7, 3, SEPAX_FEATURE_VERTEX, SEPAX_FEATURE_FACE));
+    cr_assert_eq(SEPAX_FEATURE_SWAP(SEPAX_FEATURE_SWAP(id)), id);
+    sepax_shapes *s = sepax_shapes_create(2);
+    uint32_t ground = add_box(s, -4, -1, 4, 0), box;
+    cr_assert_eq(sepax_shapes_add_box(s, 0.5f, 0.25f, &box), SEPAX_OK);
+    /* turned by 0.1, one bottom corner about 0.02 below the ground's top */
+    sepax_pose pose = {{0.0f, 0.28f}, sepax_rot(0.1f)};
+    cr_assert_eq(sepax_shapes_set_poses(s, box, 1, &pose), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    sepax_manifold ab = one(s, ground, box, 0.1f), ba = one(s, box, ground, 0.1f);
+    cr_assert(ab.count > 0 && ab.count == ba.count, "%u and %u points", ab.count, ba.count);
+    cr_assert(ab.normal.x == -ba.normal.x && ab.normal.y == -ba.normal.y);
+    for (uint32_t k = 0; k < ab.count; k++) {
+        const sepax_contact *q = point_at(&ba, ab.points[k].point.x, ab.points[k].point.y);
+        cr_expect_eq(q->id, SEPAX_FEATURE_SWAP(ab.points[k].id), "point %u: %08x, %08x", k, q->id,
+                     ab.points[k].id);
+    }
+    sepax_shapes_destroy(s);
+}
+
 Test(manifold, speculative_points_within_the_margin) {
     sepax_shapes *s = sepax_shapes_create(4);
     uint32_t ground = add_box(s, -4, -1, 4, 0);

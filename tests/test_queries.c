@@ -188,6 +188,49 @@ Test(queries, closest_vertices_closer_than_1e_19_give_a_unit_normal) {
     sepax_shapes_destroy(s);
 }
 
+/* README's limit for sharp slivers, pinned: two triangles 1 long and 7e-6 thick (accepted),
+ * tip to tip on one line about 0.0153 apart, have no separating plane but their own edges'
+ * lines, which SAT in float takes as touching that far out (about 2^-24 / 8e-6 beyond a tip).
+ * At margin 0 every backend and the reference call them overlapping, with depth 0; a
+ * positive margin adds the closest-vertices axis, which separates them. If this changes,
+ * README's paragraph on sharp tips must change with it. */
+Test(queries, sliver_tips_pointing_at_each_other_as_documented) {
+    sepax_shapes *s = sepax_shapes_create(4);
+    const float t = 7e-6f;
+    sepax_vec2 a[3] = {{0, 0}, {-1, -t / 2}, {-1, t / 2}}, b[3] = {{0, 0}, {1, t / 2}, {1, -t / 2}};
+    uint32_t ia, ib;
+    cr_assert_eq(sepax_shapes_add_polygon(s, a, 3, &ia), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_add_polygon(s, b, 3, &ib), SEPAX_OK);
+    sepax_rotation rot = sepax_rot(4.03693199f);
+    const double gap = 0.0153151852;
+    sepax_pose pa = {{0.3f, -0.2f}, rot};
+    sepax_pose pb = {{(float)(0.3 + gap * rot.c), (float)(-0.2 + gap * rot.s)}, rot};
+    cr_assert_eq(sepax_shapes_set_poses(s, ia, 1, &pa), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_set_poses(s, ib, 1, &pb), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    sepax_pair p = {ia, ib};
+    sepax_query_options wide = {.margin = 1e-6f};
+    for (int be = -1; be < SEPAX_BACKEND_COUNT; be++) {
+        if (be >= 0 && sepax_set_backend((sepax_backend)be) != SEPAX_OK) continue;
+        uint8_t hit = 0, at_margin = 1;
+        sepax_hit h;
+        if (be < 0) {
+            cr_assert_eq(sepax_ref_overlap(s, &p, 1, &hit), SEPAX_OK);
+            cr_assert_eq(sepax_ref_collide(s, &p, 1, &h), SEPAX_OK);
+            cr_assert_eq(sepax_ref_overlap_opt(s, &p, 1, &wide, &at_margin), SEPAX_OK);
+        } else {
+            cr_assert_eq(sepax_overlap(s, &p, 1, &hit), SEPAX_OK);
+            cr_assert_eq(sepax_collide(s, &p, 1, &h), SEPAX_OK);
+            cr_assert_eq(sepax_overlap_opt(s, &p, 1, &wide, &at_margin), SEPAX_OK);
+        }
+        cr_expect(hit == 1 && h.hit == 1 && h.depth == 0.0f, "backend %d: %u %u depth %g", be, hit,
+                  h.hit, (double)h.depth);
+        cr_expect(at_margin == 0, "backend %d: a hit at margin 1e-6", be);
+    }
+    cr_assert_eq(sepax_set_backend(SEPAX_BACKEND_AUTO), SEPAX_OK);
+    sepax_shapes_destroy(s);
+}
+
 /* Equal depths on several axes: A's edges before B's, lowest index first. */
 Test(queries, ties_go_to_the_lowest_axis_a_first) {
     sepax_pair self = {0, 0};
