@@ -33,11 +33,24 @@ static float plane_separation(const sepax_shape_view *a, const sepax_shape_view 
     return m - a->c[i];
 }
 
+sepax_vec2 sepax_ref_unit(float x, float y) {
+    float d2 = x * x + y * y;
+    if (d2 < 0x1p-126f) {
+        x *= 0x1p64f;
+        y *= 0x1p64f;
+        d2 = x * x + y * y;
+    }
+    sepax_vec2 u = {1.0f, 0.0f};
+    if (d2 >= 0x1p-126f) {
+        float d = sqrtf(d2);
+        u.x = x / d;
+        u.y = y / d;
+    }
+    return u;
+}
+
 /* The unit axis from a's to b's closest core vertices (the first such pair,
- * a's vertex index first), (1, 0) when they coincide. A squared distance below the least
- * normal float (vertices closer than about 1e-19) is taken again from the vector scaled by
- * 2^64, exactly, since a subnormal's square root is too coarse to divide by; (1, 0) if it is
- * still not normal. */
+ * a's vertex index first), (1, 0) when they coincide (sepax_ref_unit). */
 static sepax_vec2 closest_vertices_axis(const sepax_shape_view *a, const sepax_shape_view *b) {
     float best = 0.0f, bdx = 0.0f, bdy = 0.0f;
     for (int i = 0; i < a->count; i++) {
@@ -51,18 +64,7 @@ static sepax_vec2 closest_vertices_axis(const sepax_shape_view *a, const sepax_s
             }
         }
     }
-    if (best < 0x1p-126f) {
-        bdx *= 0x1p64f;
-        bdy *= 0x1p64f;
-        best = bdx * bdx + bdy * bdy;
-    }
-    sepax_vec2 u = {1.0f, 0.0f};
-    if (best >= 0x1p-126f) {
-        float d = sqrtf(best);
-        u.x = bdx / d;
-        u.y = bdy / d;
-    }
-    return u;
+    return sepax_ref_unit(bdx, bdy);
 }
 
 /* b's least projection on u minus a's greatest. */

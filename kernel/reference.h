@@ -19,6 +19,12 @@ typedef struct sepax_ref_answer {
 sepax_ref_answer sepax_ref_pair_answer(const sepax_shape_view *a, const sepax_shape_view *b,
                                        float margin);
 
+/* (x, y) / |(x, y)|, or (1, 0) for the zero vector: a vector whose squared length is below the
+ * least normal float (shorter than about 1e-19) is scaled by 2^64 first, exactly, since a
+ * subnormal's square root is too coarse to divide by; (1, 0) if it is still not normal. The
+ * closest-vertices axis of collide and of sweeps. */
+sepax_vec2 sepax_ref_unit(float x, float y);
+
 /* The argument checks of the reference's pair queries (the library's order). */
 /* SEPAX_ERR_STALE_WORLD while a lazy frame's records lag (sepax_shapes_view refuses), else
  * SEPAX_OK: what a reference call returns, after its other checks, before reading a shape. */

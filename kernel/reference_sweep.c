@@ -33,24 +33,6 @@
 
 static float dot(float ax, float ay, float bx, float by) { return ax * bx + ay * by; }
 
-/* (x, y) / |(x, y)|, or (1, 0) for the zero vector; a vector whose squared length is below
- * the least normal float taken scaled by 2^64 first (reference.c's closest_vertices_axis). */
-static sepax_vec2 unit(float x, float y) {
-    float d2 = x * x + y * y;
-    if (d2 < 0x1p-126f) {
-        x *= 0x1p64f;
-        y *= 0x1p64f;
-        d2 = x * x + y * y;
-    }
-    float d = sqrtf(d2);
-    sepax_vec2 u = {1.0f, 0.0f};
-    if (d2 >= 0x1p-126f) {
-        u.x = x / d;
-        u.y = y / d;
-    }
-    return u;
-}
-
 /* The exponent e of m = f * 2^e with f in [0.5, 1) (frexp), no lower than -126: a subnormal
  * m and 0 count as -126, as the kernel's exponent field 0 does. */
 static int pow2_exponent(float m) {
@@ -125,7 +107,7 @@ static sepax_sweep_hit pair_sweep(const sepax_shape_view *a, const sepax_shape_v
             }
         }
     }
-    sepax_vec2 u = unit(bdx, bdy);
+    sepax_vec2 u = sepax_ref_unit(bdx, bdy);
     float hi = dot(u.x, u.y, a->x[0], a->y[0]);
     for (int i = 1; i < a->count; i++) {
         float p = dot(u.x, u.y, a->x[i], a->y[i]);
@@ -166,7 +148,7 @@ static sepax_sweep_hit pair_sweep(const sepax_shape_view *a, const sepax_shape_v
             return miss;
         h.t = t;
         float cx = gdx + gvx * tau, cy = gdy + gvy * tau; /* the direction, in d's units */
-        h.normal = unit(cx, cy);
+        h.normal = sepax_ref_unit(cx, cy);
     } else {
         if (!ok) return miss;
         h.t = t_c;
