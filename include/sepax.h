@@ -803,11 +803,28 @@ SEPAX_API sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp,
                                                     size_t *count);
 
 /// The shapes a ray hits (sepax_raycast exact), ids[k] with hits[k], in grid order;
-/// capacity as sepax_broadphase_query_aabb. For the closest, take the least fraction.
+/// capacity as sepax_broadphase_query_aabb. For the closest, sepax_broadphase_raycast_closest.
 SEPAX_API sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp,
                                                   const sepax_shapes *store, const sepax_ray *ray,
                                                   uint32_t *ids, sepax_ray_hit *hits,
                                                   size_t capacity, size_t *count);
+
+/// The first shape each ray hits: for i < n, ids[i] and hits[i] are the shape, among those
+/// whose filter meets filters[i] (sepax_filter's rule; filters NULL: every shape), with the
+/// least sepax_raycast fraction (of equal fractions, the lowest index), and its hit exactly as
+/// sepax_raycast gives it; a ray that hits nothing gets SEPAX_NO_ID and a miss (all zeros).
+/// The walk visits the grid's rows and columns in the ray's direction and stops where the
+/// closest hit so far lies before the next cells, so a ray that hits something near costs
+/// little however far it reaches. The grid must have been built from this store, unchanged
+/// since. Errors, in this order: SEPAX_ERR_NULL (bp, store; rays, ids or hits with n > 0),
+/// SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (n too large for a size), the first bad ray's
+/// NONFINITE / RANGE (as sepax_raycast), SEPAX_ERR_STALE_WORLD, then SEPAX_ERR_NO_GRID (as
+/// sepax_broadphase_query_aabb); on any error nothing is written.
+SEPAX_API sepax_status sepax_broadphase_raycast_closest(const sepax_broadphase *bp,
+                                                        const sepax_shapes *store,
+                                                        const sepax_ray *rays,
+                                                        const sepax_filter *filters, size_t n,
+                                                        uint32_t *ids, sepax_ray_hit *hits);
 
 /// Force a backend for the whole process (SEPAX_BACKEND_AUTO: pick the best).
 /// Returns SEPAX_ERR_UNSUPPORTED, and changes nothing, when the backend was not

@@ -4,6 +4,7 @@
  * large shapes. On SEPAX_ERR_CAPACITY the output holds the first `capacity`
  * results and *count the total. */
 #include <math.h>
+#include <string.h>
 
 #include "broadphase.h"
 #include "misaligned.h"
@@ -205,16 +206,24 @@ typedef struct ray_ctx {
  * worth (12 KiB) kept the query over SEPAX_SCRATCH_STACK_BYTES (README, "Stack"). */
 #define RAY_PIECE (BP_PIECE / 8)
 
+/* The ray against the shapes idx[0 .. got-1] (got <= RAY_PIECE), their ids to ids. */
+static void cast(const sepax_kernel *k, const sepax_shapes *s, const sepax_ray *ray,
+                 const uint32_t *idx, size_t got, uint32_t *ids, sepax_ray_hit *hits) {
+    sepax_ray rays[RAY_PIECE];
+    for (size_t i = 0; i < got; i++) {
+        rays[i] = *ray;
+        ids[i] = id_of(s, idx[i]);
+    }
+    k->raycast(s, rays, ids, got, hits, NULL);
+}
+
 static void take_ray(const sepax_shapes *s, const uint32_t *idx, size_t m, void *ctx) {
     ray_ctx *c = ctx;
-    sepax_ray rays[RAY_PIECE];
     uint32_t ids[RAY_PIECE];
     sepax_ray_hit hits[RAY_PIECE];
-    for (size_t i = 0; i < RAY_PIECE; i++) rays[i] = *c->ray;
     for (size_t at = 0; at < m; at += RAY_PIECE) {
         size_t got = m - at < RAY_PIECE ? m - at : RAY_PIECE;
-        for (size_t i = 0; i < got; i++) ids[i] = id_of(s, idx[at + i]);
-        c->k->raycast(s, rays, ids, got, hits, NULL);
+        cast(c->k, s, c->ray, idx + at, got, ids, hits);
         for (size_t i = 0; i < got; i++) {
             if (hits[i].hit && c->out->n < c->out->cap) {
                 c->out->ids[c->out->n] = ids[i];
@@ -315,6 +324,206 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
     sepax_box_probe whole = ray_box(bp, ray, slack, u0, u1);
     scan(bp, store, k, &whole, bp->nsmall, bp->n, take_ray, &c);
     return finish(&out, count);
+}
+
+/* ---- the closest hit ------------------------------------------------------------ */
+
+/* Candidates gathered before they are cast: a kernel call costs more than a few shapes' tests,
+ * so a step of the walk whose boxes pass one or two shapes only adds them to the list, and the
+ * list is cast when it holds a call's worth. Until then the walk stops on an older closest hit,
+ * later than it could: never too early. */
+#define CLOSEST_CAST RAY_PIECE
+
+typedef struct closest_ctx {
+    const sepax_kernel *k;
+    const sepax_shapes *s;
+    const sepax_ray *ray;
+    uint32_t best;     /* index of the closest hit so far; UINT32_MAX: none yet */
+    sepax_ray_hit hit; /* its hit */
+    size_t npending;
+    uint32_t pending[BP_PIECE + BP_PAD + CLOSEST_CAST]; /* shape indices not cast yet */
+} closest_ctx;
+
+/* Cast the pending shapes, keeping the least fraction, then the lowest index: an order the
+ * walk's cannot change. */
+static void cast_pending(closest_ctx *c) {
+    uint32_t ids[RAY_PIECE];
+    sepax_ray_hit hits[RAY_PIECE];
+    for (size_t at = 0; at < c->npending; at += RAY_PIECE) {
+        size_t got = c->npending - at < RAY_PIECE ? c->npending - at : RAY_PIECE;
+        cast(c->k, c->s, c->ray, c->pending + at, got, ids, hits);
+        for (size_t i = 0; i < got; i++) {
+            uint32_t x = c->pending[at + i];
+            int better =
+                hits[i].hit && (c->best == UINT32_MAX || hits[i].fraction < c->hit.fraction ||
+                                (hits[i].fraction == c->hit.fraction && x < c->best));
+            if (better) {
+                c->best = x;
+                c->hit = hits[i];
+            }
+        }
+    }
+    c->npending = 0;
+}
+
+/* Shapes at grid positions pos[0 .. got-1] to the pending list (those whose index is past
+ * the store, one that shrank since the build, skipped), cast when it holds a call's worth. */
+static void take_positions(const sepax_broadphase *bp, closest_ctx *c, const uint32_t *pos,
+                           size_t got) {
+    for (size_t i = 0; i < got; i++) {
+        uint32_t idx = sepax_id_index(bp->sid[pos[i]]);
+        c->pending[c->npending] = idx;
+        c->npending += idx < c->s->count;
+    }
+    if (c->npending >= CLOSEST_CAST) cast_pending(c);
+}
+
+/* The positions of runs runs[2r] .. runs[2r + 1] - 1 whose boxes meet the probe, to the
+ * pending list: in one range test when they fit a piece (a step of the walk is a few cells
+ * of each filter group), else run by run, piece by piece. */
+static void test_runs(const sepax_broadphase *bp, closest_ctx *c, const sepax_box_probe *probe,
+                      const uint32_t *runs, uint32_t nruns) {
+    sepax_box_soa soa = sepax_grid_soa(bp);
+    uint32_t pos[BP_PIECE + BP_PAD];
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < nruns; r++) total += runs[2 * r + 1] - runs[2 * r];
+    if (total <= BP_PIECE) {
+        if (total) take_positions(bp, c, pos, c->k->box_run(&soa, runs, nruns, probe, pos));
+        return;
+    }
+    for (uint32_t r = 0; r < nruns; r++) {
+        for (uint32_t begin = runs[2 * r], end = runs[2 * r + 1]; begin < end;) {
+            uint32_t piece[2] = {begin, sepax_bp_piece_end(begin, end)};
+            take_positions(bp, c, pos, c->k->box_run(&soa, piece, 1, probe, pos));
+            begin = piece[1];
+        }
+    }
+}
+
+/* How far along the walk still has to look: to the closest hit so far (a hit at that very
+ * fraction may still be a lower index), else to the ray's end. */
+static double reach(const closest_ctx *c) {
+    return c->best != UINT32_MAX ? (double)c->hit.fraction : (double)c->ray->max_fraction;
+}
+
+/* The least t at which the ray is within lo .. hi on an axis it travels along (o + t d); on
+ * an axis it does not travel, it is there at every t or at none, and the clip decides. */
+static double entry(double o, double d, double lo, double hi) {
+    if (d > 0.0) return (lo - o) / d;
+    if (d < 0.0) return (hi - o) / d;
+    return -INFINITY;
+}
+
+/* A probe that passes only the boxes whose filters meet f (NULL: every box). */
+static sepax_box_probe filtered(sepax_box_probe p, const sepax_filter *f) {
+    if (f) {
+        p.cat = f->category;
+        p.mask = f->mask;
+        p.filter = 1;
+    }
+    return p;
+}
+
+/* Columns a step of the walk along a row takes: a few, so that a row the ray runs along
+ * stops soon after its closest hit, and not one, so that each range test has a run of
+ * shapes to fill its lanes. */
+#define WALK_COLS 2u
+
+/* The small shapes of the groups groups[0 .. ng-1], row by row in the order the ray crosses
+ * them (the rows' bands as sepax_broadphase_query_ray's), each row a few columns at a time in
+ * the order the ray crosses those, every group's cells of a step in one range test. A row or
+ * a step the ray enters only past reach() holds no closer hit, nor do those after it. */
+static void closest_small(const sepax_broadphase *bp, const sepax_filter *f, const uint32_t *groups,
+                          uint32_t ng, closest_ctx *c) {
+    const sepax_ray *ray = c->ray;
+    double cell = bp->cell, t0 = 0.0, t1 = ray->max_fraction;
+    double gx0 = bp->ox, gy0 = bp->oy;
+    double gx1 = gx0 + (bp->nx + 1.0) * cell, gy1 = gy0 + (bp->ny + 1.0) * cell;
+    double ox = ray->origin.x, oy = ray->origin.y, dx = ray->direction.x, dy = ray->direction.y;
+    double slack = ray_slack(ray), pad = cell + slack;
+    if (!clip(ox, dx, gx0 - pad, gx1 + pad, &t0, &t1) ||
+        !clip(oy, dy, gy0 - pad, gy1 + pad, &t0, &t1))
+        return;
+    double ya = oy + t0 * dy, yb = oy + t1 * dy, band = cell * 1e-3 + slack;
+    uint32_t r0 = sepax_grid_row(bp, (ya < yb ? ya : yb) - band),
+             r1 = sepax_grid_row(bp, (ya > yb ? ya : yb) + band);
+    r0 -= r0 > 0;
+    for (uint32_t q = 0; q <= r1 - r0; q++) {
+        uint32_t r = dy < 0.0 ? r1 - q : r0 + q;
+        double lo = gy0 + r * cell - band, hi = gy0 + (r + 2.0) * cell + band;
+        if (entry(oy, dy, lo, hi) > reach(c)) break;
+        double s0 = t0, s1 = t1 < reach(c) ? t1 : reach(c);
+        if (!clip(oy, dy, lo, hi, &s0, &s1)) continue;
+        sepax_box_probe row = ray_box(bp, ray, slack, s0, s1);
+        bp_span sp = sepax_grid_span(bp, row.lox, row.loy, row.hix, row.hiy);
+        uint32_t steps = (sp.x1 - sp.x0) / WALK_COLS + 1;
+        for (uint32_t w = 0; w < steps; w++) {
+            uint32_t c0 = sp.x0 + (dx < 0.0 ? steps - 1 - w : w) * WALK_COLS;
+            uint32_t c1 = c0 + WALK_COLS - 1 < sp.x1 ? c0 + WALK_COLS - 1 : sp.x1;
+            double xlo = gx0 + c0 * cell - band, xhi = gx0 + (c1 + 2.0) * cell + band;
+            if (entry(ox, dx, xlo, xhi) > reach(c)) break;
+            double u0 = s0, u1 = s1 < reach(c) ? s1 : reach(c);
+            if (!clip(ox, dx, xlo, xhi, &u0, &u1)) continue;
+            sepax_box_probe pr = filtered(ray_box(bp, ray, slack, u0, u1), f);
+            uint32_t runs[2 * BP_GROUPS];
+            for (uint32_t i = 0; i < ng; i++) {
+                const uint32_t *start = bp->start + (size_t)groups[i] * bp->ncells + r * bp->nx;
+                runs[2 * i] = start[c0];
+                runs[2 * i + 1] = start[c1 + 1];
+            }
+            test_runs(bp, c, &pr, runs, ng);
+        }
+    }
+}
+
+/* One ray: the large shapes first (any of them may be near), then the groups of small shapes
+ * the filter meets. */
+static void closest_one(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_kernel *k,
+                        const sepax_ray *ray, const sepax_filter *f, uint32_t *id,
+                        sepax_ray_hit *hit) {
+    closest_ctx c;
+    c.k = k;
+    c.s = s;
+    c.ray = ray;
+    c.best = UINT32_MAX;
+    memset(&c.hit, 0, sizeof c.hit);
+    c.npending = 0;
+    sepax_box_probe whole = filtered(ray_box(bp, ray, ray_slack(ray), 0.0, ray->max_fraction), f);
+    uint32_t large[2] = {bp->nsmall, bp->n};
+    test_runs(bp, &c, &whole, large, 1);
+    cast_pending(&c);
+    uint32_t groups[BP_GROUPS], ng = 0;
+    for (uint32_t g = 0; bp->nsmall && g < bp->ngroups; g++) {
+        groups[ng] = g;
+        ng += !f || !bp->grouped || sepax_filters_meet(*f, bp->group_filter[g]);
+    }
+    if (ng) closest_small(bp, f, groups, ng, &c);
+    cast_pending(&c);
+    *id = c.best != UINT32_MAX ? id_of(s, c.best) : SEPAX_NO_ID;
+    *hit = c.hit;
+}
+
+sepax_status sepax_broadphase_raycast_closest(const sepax_broadphase *bp, const sepax_shapes *store,
+                                              const sepax_ray *rays, const sepax_filter *filters,
+                                              size_t n, uint32_t *ids, sepax_ray_hit *hits) {
+    if (!bp || !store) return SEPAX_ERR_NULL;
+    if (n && (!rays || !ids || !hits)) return SEPAX_ERR_NULL;
+    if (MISALIGNED(rays, sepax_ray) || MISALIGNED(filters, sepax_filter) ||
+        MISALIGNED(ids, uint32_t) || MISALIGNED(hits, sepax_ray_hit))
+        return SEPAX_ERR_MISALIGNED;
+    if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
+    for (size_t i = 0; i < n; i++) {
+        sepax_status st = sepax_ray_check(&rays[i]);
+        if (st != SEPAX_OK) return st;
+    }
+    if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
+    const sepax_kernel *k;
+    sepax_status st = sepax_kernel_for_query(&k);
+    if (st != SEPAX_OK) return st;
+    if (!bp->built) return SEPAX_ERR_NO_GRID;
+    for (size_t i = 0; i < n; i++)
+        closest_one(bp, store, k, &rays[i], filters ? &filters[i] : NULL, &ids[i], &hits[i]);
+    return SEPAX_OK;
 }
 
 sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const sepax_shapes *store,

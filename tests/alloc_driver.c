@@ -259,6 +259,8 @@ int main(void) {
                      sepax_broadphase_query_shape(bp, store, 0, 0.0f, ids, 256, &count));
             NO_ALLOC("sepax_broadphase_query_ray",
                      sepax_broadphase_query_ray(bp, store, &rays[0], ids, rhits, 256, &count));
+            NO_ALLOC("sepax_broadphase_raycast_closest",
+                     sepax_broadphase_raycast_closest(bp, store, rays, NULL, 4, ids, rhits));
             sepax_broadphase_stats stats;
             NO_ALLOC("sepax_broadphase_stats_get", sepax_broadphase_stats_get(bp, &stats));
             uint32_t *order = malloc(cfg.shapes * sizeof *order);

@@ -214,6 +214,9 @@ static sepax_status run_bp_queries(world *w) {
         if (st == SEPAX_OK)
             st = sepax_broadphase_query_ray(bp, w->store, &w->rays[1], w->ids, w->ray_hit,
                                             w->frame_cap, &count);
+        if (st == SEPAX_OK)
+            st = sepax_broadphase_raycast_closest(bp, w->store, w->rays, NULL, 2, w->ids,
+                                                  w->ray_hit);
     }
     sepax_broadphase_destroy(bp);
     return st;

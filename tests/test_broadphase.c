@@ -2427,3 +2427,280 @@ Test(broadphase, far_rays_as_raycast) {
     free(rays);
     sepax_shapes_destroy(s);
 }
+
+/* ---- the closest hit ------------------------------------------------------------------ */
+
+/* The closest hit by brute force: the ray against every shape the filter meets (NULL:
+ * every shape), the least fraction, then the lowest index; SEPAX_NO_ID and a zero miss
+ * when none. rays and all have room for every shape. */
+static uint32_t closest_brute(const sepax_shapes *s, const sepax_ray *ray, const sepax_filter *f,
+                              sepax_ray *rays, sepax_ray_hit *all, sepax_ray_hit *out) {
+    uint32_t n = sepax_shapes_count(s), best = SEPAX_NO_ID;
+    uint32_t *every = malloc((n ? n : 1) * sizeof *every);
+    cr_assert(every);
+    for (uint32_t i = 0; i < n; i++) {
+        every[i] = sepax_shapes_id(s, i);
+        rays[i] = *ray;
+    }
+    cr_assert_eq(sepax_raycast(s, rays, every, n, all), SEPAX_OK);
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < n; i++) {
+        sepax_filter g;
+        cr_assert_eq(sepax_shapes_get_filter(s, every[i], &g), SEPAX_OK);
+        if (!all[i].hit || (f && !((f->category & g.mask) && (g.category & f->mask)))) continue;
+        if (best == SEPAX_NO_ID || all[i].fraction < out->fraction) {
+            best = every[i]; /* i ascending: a tie keeps the lower index */
+            *out = all[i];
+        }
+    }
+    free(every);
+    return best;
+}
+
+/* Rays cast one call at a time and all in one call against brute force. */
+static size_t expect_closest(const sepax_broadphase *bp, const sepax_shapes *s,
+                             const sepax_ray *rays, const sepax_filter *filters, size_t nrays,
+                             const char *what) {
+    uint32_t n = sepax_shapes_count(s);
+    sepax_ray *tmp = malloc(n * sizeof *tmp);
+    sepax_ray_hit *all = malloc(n * sizeof *all), *hits = malloc(nrays * sizeof *hits);
+    uint32_t *ids = malloc(nrays * sizeof *ids);
+    cr_assert(tmp && all && hits && ids);
+    memset(ids, 0x5a, nrays * sizeof *ids);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, filters, nrays, ids, hits),
+                 SEPAX_OK);
+    size_t found = 0;
+    for (size_t q = 0; q < nrays; q++) {
+        sepax_ray_hit want, one;
+        uint32_t one_id,
+            want_id = closest_brute(s, &rays[q], filters ? &filters[q] : NULL, tmp, all, &want);
+        cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, &rays[q], filters ? &filters[q] : NULL,
+                                                      1, &one_id, &one),
+                     SEPAX_OK);
+        cr_assert_eq(ids[q], want_id, "%s, ray %zu: shape %#x, brute force %#x", what, q, ids[q],
+                     want_id);
+        cr_assert(memcmp(&hits[q], &want, sizeof want) == 0, "%s, ray %zu: the hit differs", what,
+                  q);
+        cr_assert(one_id == ids[q] && memcmp(&one, &hits[q], sizeof one) == 0,
+                  "%s, ray %zu: alone, not as in the batch", what, q);
+        found += want_id != SEPAX_NO_ID;
+    }
+    free(tmp);
+    free(all);
+    free(hits);
+    free(ids);
+    return found;
+}
+
+Test(broadphase, closest_ray_hits_match_brute_force) {
+    /* every kind, large walls, four filter groups, and exact ties: twins of shapes at the
+     * same pose, the twin a higher index */
+    sepax_shapes *s = make_store(2500, 43, 10);
+    uint32_t base = sepax_shapes_count(s);
+    wl_rng r = {321};
+    for (int k = 0; k < 40; k++) {
+        uint32_t id, twin;
+        float half = 0.3f + 0.2f * wl_unit(&r);
+        /* in a row above the field, where nothing else is near */
+        sepax_pose p = {{1.5f * (float)k, 100.0f + wl_unit(&r)}, sepax_rot(wl_unit(&r))};
+        cr_assert_eq(sepax_shapes_add_box(s, half, half, &id), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_add_box(s, half, half, &twin), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_set_poses(s, twin, 1, &p), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    enum { RAYS = 2000 };
+    sepax_ray *rays = malloc(RAYS * sizeof *rays);
+    sepax_filter *filters = malloc(RAYS * sizeof *filters);
+    for (int q = 0; q < RAYS; q++) {
+        /* short and long, every direction, axis-aligned, a point, from outside the field */
+        sepax_ray ray = {{80.0f * wl_unit(&r) - 10.0f, 80.0f * wl_unit(&r) - 10.0f},
+                         {40.0f * wl_unit(&r) - 20.0f, 40.0f * wl_unit(&r) - 20.0f},
+                         q % 4 == 0   ? 5.0f
+                         : q % 4 == 1 ? 0.1f
+                                      : 1.0f};
+        if (q % 5 == 1) ray.direction.y = 0.0f;
+        if (q % 5 == 2) ray.direction.x = 0.0f;
+        if (q % 11 == 3) ray.direction = (sepax_vec2){0.0f, 0.0f};
+        if (q % 13 == 4) ray.max_fraction = 0.0f;
+        rays[q] = ray;
+        uint32_t roll = (uint32_t)wl_range(&r, 0, 7);
+        filters[q] = (sepax_filter){roll == 0 ? 0xffffffffu : 1u << (roll & 3),
+                                    roll >= 5 ? 0x5u : 0xffffffffu};
+    }
+    size_t found = expect_closest(bp, s, rays, NULL, RAYS, "unfiltered");
+    cr_expect(found > RAYS / 2, "%zu of %d rays hit", found, RAYS);
+    found = expect_closest(bp, s, rays, filters, RAYS, "filtered");
+    cr_expect(found > RAYS / 3, "%zu of %d filtered rays hit", found, RAYS);
+    /* the twins: a ray from just left of each pair, which hits the two at one fraction
+     * (unless a neighbour is closer) and must name the lower index */
+    uint32_t first_twins = 0;
+    for (int k = 0; k < 40; k++) {
+        uint32_t id = sepax_shapes_id(s, base + 2 * (uint32_t)k), got;
+        sepax_aabb b;
+        sepax_ray_hit h;
+        cr_assert_eq(sepax_shapes_aabb(s, id, &b), SEPAX_OK);
+        float cy = 0.5f * (b.lower.y + b.upper.y);
+        rays[k] = (sepax_ray){{b.lower.x - 0.01f, cy}, {1.0f, 0.0f}, 1.0f};
+        cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, &rays[k], NULL, 1, &got, &h),
+                     SEPAX_OK);
+        cr_assert_neq(got, sepax_shapes_id(s, base + 2 * (uint32_t)k + 1), "twin %d: the higher",
+                      k);
+        first_twins += got == id;
+    }
+    cr_expect_geq(first_twins, 38, "only %u rays met their twins first", first_twins);
+    expect_closest(bp, s, rays, NULL, 40, "twins");
+    /* dozens of distinct filters: too many for groups, so each box's filter is tested */
+    uint32_t n = sepax_shapes_count(s);
+    sepax_filter *f = malloc(n * sizeof *f);
+    for (uint32_t i = 0; i < n; i++)
+        f[i] = (sepax_filter){1u << (i % 12), (uint32_t)wl_next(&r) | 1u};
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, n, f), SEPAX_OK);
+    free(f);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    for (int q = 0; q < RAYS; q++)
+        filters[q] = (sepax_filter){1u << (q % 12), (uint32_t)wl_next(&r) | 1u};
+    found = expect_closest(bp, s, rays, filters, RAYS, "dozens of filters");
+    cr_expect(found > RAYS / 3, "%zu of %d rays hit", found, RAYS);
+    free(rays);
+    free(filters);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+Test(broadphase, closest_far_rays_and_strays_match_brute_force) {
+    sepax_shapes *specks = sepax_shapes_create(2048);
+    wl_rng r = {78};
+    for (int i = 0; i < 2000; i++) {
+        uint32_t id;
+        sepax_vec2 c = {0.1f * wl_unit(&r), 0.1f * wl_unit(&r)};
+        cr_assert_eq(sepax_shapes_add_circle(specks, c, 0.001f, &id), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(specks), SEPAX_OK);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, specks, 0.0f), SEPAX_OK);
+    enum { RAYS = 300 };
+    sepax_ray rays[RAYS];
+    for (int q = 0; q < RAYS; q++) {
+        double far = q % 3 == 0 ? 1e4 : q % 3 == 1 ? 1e5 : 1e6;
+        double ang = 6.283185307179586 * wl_unit(&r);
+        float ox = (float)(far * cos(ang)), oy = (float)(far * sin(ang));
+        float tx = 0.1f * wl_unit(&r), ty = 0.1f * wl_unit(&r);
+        rays[q] = (sepax_ray){{ox, oy}, {2.0f * (tx - ox), 2.0f * (ty - oy)}, 1.0f};
+    }
+    size_t found = expect_closest(bp, specks, rays, NULL, RAYS, "far rays");
+    cr_expect(found > RAYS / 4, "%zu of %d far rays hit", found, RAYS);
+    sepax_shapes *s = field_and_strays(40);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    for (int q = 0; q < RAYS; q++) {
+        float x = q % 2 ? 1e5f - 30.0f : -10.0f, y = q % 2 ? 1e5f + 5.0f * wl_unit(&r) : 0.0f;
+        float tx = q % 2 ? 1e5f + 2000.0f * wl_unit(&r) : 60.0f * wl_unit(&r);
+        float ty = q % 2 ? 1e5f + 10.0f * wl_unit(&r) : 60.0f * wl_unit(&r);
+        rays[q] = (sepax_ray){{x, y}, {tx - x, ty - y}, q % 3 ? 1.0f : 2.0f};
+    }
+    found = expect_closest(bp, s, rays, NULL, RAYS, "strays");
+    cr_expect(found > RAYS / 4, "%zu of %d rays hit", found, RAYS);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(specks);
+    sepax_shapes_destroy(s);
+}
+
+/* Circles as wide as the grid lets a small shape be, so that many reach a cell past their
+ * column and row (where the walk must still look for them), and rays every way through. */
+Test(broadphase, closest_ray_through_shapes_as_wide_as_a_cell) {
+    sepax_shapes *s = circle_store(6000, 0.6f, 1.8f, 93);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    /* the widest circles 2.16 across, their grown boxes just under a cell */
+    cr_assert_eq(sepax_broadphase_build(bp, s, 2.2f), SEPAX_OK);
+    sepax_broadphase_stats bs = stats_of(bp);
+    cr_assert_eq(bs.large, 0, "%u large", bs.large);
+    enum { RAYS = 3000 };
+    sepax_ray *rays = malloc(RAYS * sizeof *rays);
+    wl_rng r = {94};
+    for (int q = 0; q < RAYS; q++) {
+        float ang = 6.2831853f * wl_unit(&r), len = q % 2 ? 8.0f : 60.0f;
+        rays[q] = (sepax_ray){{200.0f * wl_unit(&r), 200.0f * wl_unit(&r)},
+                              {len * sepax_rot(ang).c, len * sepax_rot(ang).s},
+                              1.0f};
+    }
+    size_t found = expect_closest(bp, s, rays, NULL, RAYS, "wide circles");
+    cr_expect(found > RAYS / 2, "%zu of %d rays hit", found, RAYS);
+    free(rays);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* The closest hit's refusals, each in the header's order, write nothing; n = 0 writes
+ * nothing and needs no arrays. */
+Test(broadphase, closest_ray_contract) {
+    sepax_shapes *s = make_store(200, 52, 2);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    const sepax_ray good = {{-5.0f, 20.0f}, {80.0f, 1.0f}, 1.0f};
+    _Alignas(64) sepax_ray rays[3] = {good, good, good};
+    _Alignas(64) sepax_filter filters[4] = {{1, ~0u}, {1, ~0u}, {1, ~0u}, {1, ~0u}};
+    _Alignas(64) uint32_t ids[4];
+    _Alignas(64) sepax_ray_hit hits[4];
+    memset(ids, 0xA5, sizeof ids);
+    memset(hits, 0xA5, sizeof hits);
+    /* no grid yet: checked last, after a bad ray */
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, NULL, 3, ids, hits),
+                 SEPAX_ERR_NO_GRID);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, NULL, NULL, 0, NULL, NULL),
+                 SEPAX_ERR_NO_GRID);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, NULL, NULL, 0, NULL, NULL), SEPAX_OK);
+    cr_assert_eq(sepax_broadphase_raycast_closest(NULL, s, rays, NULL, 3, ids, hits),
+                 SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, NULL, rays, NULL, 3, ids, hits),
+                 SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, NULL, NULL, 3, ids, hits), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, NULL, 3, NULL, hits),
+                 SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, NULL, 3, ids, NULL), SEPAX_ERR_NULL);
+    /* each array one byte off its alignment */
+    const sepax_ray *odd_rays = (const sepax_ray *)(const void *)((const char *)rays + 1);
+    const sepax_filter *odd_f = (const sepax_filter *)(const void *)((const char *)filters + 1);
+    uint32_t *odd_ids = (uint32_t *)(void *)((char *)ids + 1);
+    sepax_ray_hit *odd_hits = (sepax_ray_hit *)(void *)((char *)hits + 1);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, odd_rays, NULL, 2, ids, hits),
+                 SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, odd_f, 3, ids, hits),
+                 SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, NULL, 3, odd_ids, hits),
+                 SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, NULL, 3, ids, odd_hits),
+                 SEPAX_ERR_MISALIGNED);
+    /* a count whose outputs' size overflows, refused before a ray is read */
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, NULL, SIZE_MAX / 8, ids, hits),
+                 SEPAX_ERR_COUNT);
+    /* the first bad ray's status, the good ones before it not cast */
+    rays[1].direction.x = NAN;
+    rays[2].origin.x = 3e18f;
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, filters, 3, ids, hits),
+                 SEPAX_ERR_NONFINITE);
+    rays[1] = good;
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, filters, 3, ids, hits),
+                 SEPAX_ERR_RANGE);
+    rays[2] = good;
+    rays[2].max_fraction = -1.0f;
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, filters, 3, ids, hits),
+                 SEPAX_ERR_RANGE);
+    rays[2] = good;
+    for (size_t i = 0; i < sizeof ids; i++)
+        cr_assert_eq(((uint8_t *)ids)[i], 0xA5, "ids written by a refused call");
+    for (size_t i = 0; i < sizeof hits; i++)
+        cr_assert_eq(((uint8_t *)hits)[i], 0xA5, "hits written by a refused call");
+    /* accepted: writes n answers and nothing past them; a ray that misses gets the miss */
+    rays[2] = (sepax_ray){{-500.0f, -500.0f}, {0.0f, -1.0f}, 1.0f};
+    cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, rays, filters, 3, ids, hits), SEPAX_OK);
+    cr_assert_neq(ids[0], SEPAX_NO_ID, "the ray across the field hit nothing");
+    cr_assert_eq(ids[2], SEPAX_NO_ID);
+    sepax_ray_hit zero;
+    memset(&zero, 0, sizeof zero);
+    cr_assert(memcmp(&hits[2], &zero, sizeof zero) == 0, "a miss is all zeros");
+    cr_assert_eq(ids[3], 0xA5A5A5A5u, "wrote past n");
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}

@@ -237,6 +237,8 @@ static void expect_queries(sepax_shapes *s, sepax_broadphase *bp, sepax_status w
     EXPECT(sepax_broadphase_query_shape(bp, s, 0, 0.0f, out_ids, 64, &count));
     EXPECT(
         sepax_broadphase_query_ray(bp, s, &ray, out_ids, (sepax_ray_hit *)(void *)buf, 64, &count));
+    EXPECT(sepax_broadphase_raycast_closest(bp, s, rays, NULL, 2, out_ids,
+                                            (sepax_ray_hit *)(void *)buf));
     sepax_frame_options o = {SEPAX_TEST_OVERLAP, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
     sepax_contacts out = {(sepax_pair *)(void *)buf, NULL, NULL, sizeof buf / sizeof(sepax_pair)};
     FILL();

@@ -360,6 +360,28 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
             memcmp(&hits[k], &all[i], sizeof hits[k]))
             fuzz_fail("ray query: an id or hit not sepax_raycast's, or twice");
     }
+    /* the closest hit: brute force's least fraction, then lowest index, among the shapes
+     * whose filters meet the ray's (the probe's filter, borrowed) */
+    sepax_filter rf;
+    if (sepax_shapes_get_filter(s, probe, &rf) != SEPAX_OK) fuzz_fail("probe's filter refused");
+    for (int filtered = 0; filtered < 2; filtered++) {
+        uint32_t best = SEPAX_NO_ID, cid = 12345;
+        sepax_ray_hit ch, none;
+        memset(&none, 0, sizeof none);
+        for (uint32_t i = 0; i < total; i++) {
+            sepax_filter g;
+            sepax_shapes_get_filter(s, every[i], &g);
+            if (!all[i].hit || (filtered && !((rf.category & g.mask) && (g.category & rf.mask))))
+                continue;
+            if (best == SEPAX_NO_ID || all[i].fraction < all[best].fraction) best = i;
+        }
+        if (sepax_broadphase_raycast_closest(bp, s, &ray, filtered ? &rf : NULL, 1, &cid, &ch) !=
+            SEPAX_OK)
+            fuzz_fail("closest ray refused");
+        if (best == SEPAX_NO_ID ? cid != SEPAX_NO_ID || memcmp(&ch, &none, sizeof ch)
+                                : cid != every[best] || memcmp(&ch, &all[best], sizeof ch))
+            fuzz_fail("closest ray: not brute force's least fraction and index");
+    }
     /* the shape query last: the ray query above wrote over ids */
     if (sepax_broadphase_query_shape(bp, s, probe, margin, ids, MAXSHAPES, &count) != st)
         fuzz_fail("shape query: a second call differs");
