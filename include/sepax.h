@@ -596,6 +596,21 @@ SEPAX_API sepax_status sepax_shapes_set_filters(sepax_shapes *store, uint32_t fi
 SEPAX_API sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id,
                                                sepax_filter *out);
 
+/// The caller's data kept with each shape (an entity's index, a pointer as an integer): 0 for
+/// a new shape, moved with its shape by removals (the last shape's value goes to the hole)
+/// and by sepax_shapes_reorder, so a frame's pair ids lead back to the caller's objects with
+/// no table of the caller's to keep in step with the moves. Set for the shapes at indices
+/// first .. first+count-1; errors as sepax_shapes_set_filters' (nothing changes).
+SEPAX_API sepax_status sepax_shapes_set_user(sepax_shapes *store, uint32_t first, size_t count,
+                                             const uint64_t *user);
+
+/// The data of the shapes ids[0 .. n-1] into out[0 .. n-1] (a frame's n pairs are 2n ids:
+/// `(const uint32_t *)pairs`). Errors, in this order: SEPAX_ERR_NULL (store; ids or out with
+/// n > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (n too large for a size), the first bad id's
+/// SEPAX_ERR_BAD_ID / SEPAX_ERR_STALE_ID; on error nothing is written. n = 0: SEPAX_OK.
+SEPAX_API sepax_status sepax_shapes_get_user(const sepax_shapes *store, const uint32_t *ids,
+                                             size_t n, uint64_t *out);
+
 /// Most workers a scheduler may run at once.
 #define SEPAX_MAX_WORKERS 64
 

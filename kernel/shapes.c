@@ -37,6 +37,7 @@ static const struct {
     {offsetof(sepax_shapes, code), 1, SEPAX_ARRAY_SHAPE},
     {offsetof(sepax_shapes, gen), 1, SEPAX_ARRAY_INDEX},
     {offsetof(sepax_shapes, filter), sizeof(sepax_filter), SEPAX_ARRAY_SHAPE},
+    {offsetof(sepax_shapes, user), sizeof(uint64_t), SEPAX_ARRAY_SHAPE},
 };
 #define NARRAYS (sizeof arrays / sizeof arrays[0])
 
@@ -242,6 +243,7 @@ static sepax_status insert(sepax_shapes *store, const sepax_shape_src *src, uint
     store->cls[i] = cls;
     store->code[i] = code_of(src, cls);
     store->filter[i] = (sepax_filter){SEPAX_FILTER_DEFAULT_CATEGORY, SEPAX_FILTER_DEFAULT_MASK};
+    store->user[i] = 0;
     store->n_class[cls]++;
     store->count = i + 1;
     if (store->count > store->high) store->high = store->count;
@@ -536,6 +538,33 @@ sepax_status sepax_shapes_get_filter(const sepax_shapes *store, uint32_t id, sep
     sepax_status st = sepax_check_id(store, id);
     if (st != SEPAX_OK) return st;
     *out = store->filter[sepax_id_index(id)];
+    return SEPAX_OK;
+}
+
+sepax_status sepax_shapes_set_user(sepax_shapes *store, uint32_t first, size_t count,
+                                   const uint64_t *user) {
+    if (!store) return SEPAX_ERR_NULL;
+    if (first > store->count || count > (size_t)(store->count - first)) return SEPAX_ERR_BAD_ID;
+    if (count == 0) return SEPAX_OK;
+    if (!user) return SEPAX_ERR_NULL;
+    if (MISALIGNED(user, uint64_t)) return SEPAX_ERR_MISALIGNED;
+    memcpy(&store->user[first], user, count * sizeof *user);
+    return SEPAX_OK;
+}
+
+sepax_status sepax_shapes_get_user(const sepax_shapes *store, const uint32_t *ids, size_t n,
+                                   uint64_t *out) {
+    if (!store) return SEPAX_ERR_NULL;
+    if (n == 0) return SEPAX_OK;
+    if (!ids || !out) return SEPAX_ERR_NULL;
+    if (MISALIGNED(ids, uint32_t) || MISALIGNED(out, uint64_t)) return SEPAX_ERR_MISALIGNED;
+    if (n > SIZE_MAX / sizeof *out) return SEPAX_ERR_COUNT;
+    /* every id before any write: a refused call leaves out as it was */
+    for (size_t k = 0; k < n; k++) {
+        sepax_status st = sepax_check_id(store, ids[k]);
+        if (st != SEPAX_OK) return st;
+    }
+    for (size_t k = 0; k < n; k++) out[k] = store->user[sepax_id_index(ids[k])];
     return SEPAX_OK;
 }
 

@@ -119,6 +119,7 @@ struct sepax_shapes {
     uint8_t *code;            /* SEPAX_CODE_* */
     uint8_t *gen;             /* generation of each index (the id's high bits) */
     sepax_filter *filter;     /* collision filters */
+    uint64_t *user;           /* the caller's data (sepax_shapes_set_user) */
     uint32_t count;
     uint32_t high;       /* indices below it have held a shape: the most count has been */
     uint32_t cap;        /* a multiple of 16 */

@@ -295,6 +295,12 @@ int main(void) {
     for (uint32_t i = 0; i < cfg.shapes; i++)
         filters[i] = i % 97 == 0 ? (sepax_filter){2u, 1u} : (sepax_filter){1u, 2u};
     if (sepax_shapes_set_filters(store, 0, cfg.shapes, filters) != SEPAX_OK) return 2;
+    {
+        uint64_t u[4] = {1, 2, 3, 4};
+        uint32_t some[4] = {0, 1, 2, 3};
+        NO_ALLOC("sepax_shapes_set_user", sepax_shapes_set_user(store, 0, 4, u));
+        NO_ALLOC("sepax_shapes_get_user", sepax_shapes_get_user(store, some, 4, u));
+    }
     for (uint32_t threads = 1; threads <= 2; threads++) {
         sepax_broadphase_config bc = {threads, NULL, &counted, 1};
         sepax_broadphase *bp = sepax_broadphase_create(&bc);

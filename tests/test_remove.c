@@ -180,6 +180,9 @@ typedef struct model {
     uint32_t count, keys;
 } model;
 
+/* The caller's data the model gives each key: every bit of it in play. */
+static uint64_t user_of(uint32_t key) { return (uint64_t)key * 0x9e3779b97f4a7c15ull + 1u; }
+
 static void add_key(sepax_shapes *s, model *m, wl_rng *r) {
     uint32_t key = m->keys++, id;
     int box;
@@ -191,6 +194,8 @@ static void add_key(sepax_shapes *s, model *m, wl_rng *r) {
     sepax_pose p = {{box ? x : wl_unit(r) - 0.5f, box ? y : wl_unit(r) - 0.5f},
                     sepax_rot(box ? 6.2831853f * wl_unit(r) : 0.02f * (wl_unit(r) - 0.5f))};
     cr_assert(sepax_shapes_set_poses(s, index_of(id), 1, &p) == SEPAX_OK);
+    uint64_t u = user_of(key);
+    cr_assert(sepax_shapes_set_user(s, index_of(id), 1, &u) == SEPAX_OK);
     m->pose[key] = p;
     m->id[key] = id;
     m->key_at[m->count++] = key;
@@ -236,6 +241,17 @@ static void check_model(sepax_shapes *s, const model *m, wl_rng *r, size_t *hits
                   id);
     }
     cr_assert(sepax_shapes_id(s, m->count) == SEPAX_NO_ID);
+    /* each shape's data moved with it */
+    uint32_t *ids = malloc((m->count + 1) * sizeof *ids);
+    uint64_t *users = malloc((m->count + 1) * sizeof *users);
+    cr_assert(ids && users);
+    for (uint32_t i = 0; i < m->count; i++) ids[i] = m->id[m->key_at[i]];
+    cr_assert(sepax_shapes_get_user(s, ids, m->count, users) == SEPAX_OK);
+    for (uint32_t i = 0; i < m->count; i++)
+        cr_assert(users[i] == user_of(m->key_at[i]), "index %u: user %#llx, model %#llx", i,
+                  (unsigned long long)users[i], (unsigned long long)user_of(m->key_at[i]));
+    free(ids);
+    free(users);
     /* half random pairs, half pairs whose bounds touch, so both answers occur */
     sepax_aabb *box = malloc(m->count * sizeof *box);
     sepax_pair *pairs = malloc(CHECK_PAIRS * sizeof *pairs);
@@ -772,5 +788,63 @@ Test(remove, many_keeps_the_rows_current) {
     cr_log_info("rows with sets: %zu hits, %zu sets", hits, sets);
     cr_expect(hits > 2000 && sets > 50, "%zu hits, %zu sets", hits, sets);
     sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
+/* The caller's data: 0 for a new shape; set by index range and read by ids; refusals in the
+ * header's order change and write nothing. */
+Test(remove, user_data_contract) {
+    sepax_shapes *s = sepax_shapes_create(8);
+    uint32_t ids[4];
+    for (int i = 0; i < 4; i++)
+        cr_assert(sepax_shapes_add_circle(s, (sepax_vec2){(float)i, 0}, 0.5f, &ids[i]) == SEPAX_OK);
+    _Alignas(8) uint64_t out[6], set[4] = {11, 22, 33, UINT64_MAX};
+    cr_assert(sepax_shapes_get_user(s, ids, 4, out) == SEPAX_OK);
+    for (int i = 0; i < 4; i++)
+        cr_expect(out[i] == 0, "a new shape's data %llu", (unsigned long long)out[i]);
+    cr_assert(sepax_shapes_set_user(s, 1, 3, set + 1) == SEPAX_OK); /* 22, 33, UINT64_MAX */
+    /* set: NULL store; range past the shapes (before the array is looked at); NULL or
+     * misaligned array; count 0 takes NULL */
+    cr_expect(sepax_shapes_set_user(NULL, 0, 1, set) == SEPAX_ERR_NULL);
+    cr_expect(sepax_shapes_set_user(s, 2, 3, set) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_set_user(s, 5, 0, NULL) == SEPAX_ERR_BAD_ID);
+    cr_expect(sepax_shapes_set_user(s, 0, 1, NULL) == SEPAX_ERR_NULL);
+    cr_expect(
+        sepax_shapes_set_user(s, 0, 1, (const uint64_t *)(const void *)((const char *)set + 4)) ==
+        SEPAX_ERR_MISALIGNED);
+    cr_expect(sepax_shapes_set_user(s, 4, 0, NULL) == SEPAX_OK);
+    /* get: every refusal leaves out as it was */
+    memset(out, 0xA5, sizeof out);
+    cr_expect(sepax_shapes_get_user(NULL, ids, 4, out) == SEPAX_ERR_NULL);
+    cr_expect(sepax_shapes_get_user(s, NULL, 4, out) == SEPAX_ERR_NULL);
+    cr_expect(sepax_shapes_get_user(s, ids, 4, NULL) == SEPAX_ERR_NULL);
+    cr_expect(sepax_shapes_get_user(s, ids, 0, NULL) == SEPAX_OK);
+    cr_expect(sepax_shapes_get_user(s, (const uint32_t *)(const void *)((const char *)ids + 1), 2,
+                                    out) == SEPAX_ERR_MISALIGNED);
+    cr_expect(sepax_shapes_get_user(s, ids, 2, (uint64_t *)(void *)((char *)out + 4)) ==
+              SEPAX_ERR_MISALIGNED);
+    cr_expect(sepax_shapes_get_user(s, ids, SIZE_MAX / 4, out) == SEPAX_ERR_COUNT);
+    uint32_t bad[3] = {ids[0], 7, ids[1]};
+    cr_expect(sepax_shapes_get_user(s, bad, 3, out) == SEPAX_ERR_BAD_ID);
+    /* removing shape 1 moves the last (data UINT64_MAX) into its place; its old id and the
+     * removed one are stale */
+    sepax_move mv;
+    cr_assert(sepax_shapes_remove(s, ids[1], &mv) == SEPAX_OK);
+    uint32_t stale[2] = {ids[0], ids[3]};
+    cr_expect(sepax_shapes_get_user(s, stale, 2, out) == SEPAX_ERR_STALE_ID);
+    stale[1] = ids[1];
+    cr_expect(sepax_shapes_get_user(s, stale, 2, out) == SEPAX_ERR_STALE_ID);
+    for (size_t i = 0; i < sizeof out; i++)
+        cr_assert(((unsigned char *)out)[i] == 0xA5, "a refused get wrote");
+    uint32_t now[3] = {ids[0], mv.to, ids[2]};
+    cr_assert(sepax_shapes_get_user(s, now, 3, out) == SEPAX_OK);
+    cr_expect(out[0] == 0 && out[1] == UINT64_MAX && out[2] == 33, "%llu %llu %llu",
+              (unsigned long long)out[0], (unsigned long long)out[1], (unsigned long long)out[2]);
+    cr_expect(((unsigned char *)out)[3 * sizeof *out] == 0xA5, "wrote past n");
+    /* a shape added in the vacated index starts at 0 again */
+    uint32_t id;
+    cr_assert(sepax_shapes_add_circle(s, (sepax_vec2){9, 0}, 0.5f, &id) == SEPAX_OK);
+    cr_assert(sepax_shapes_get_user(s, &id, 1, out) == SEPAX_OK);
+    cr_expect(out[0] == 0, "a new shape in a vacated index: %llu", (unsigned long long)out[0]);
     sepax_shapes_destroy(s);
 }

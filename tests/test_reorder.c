@@ -36,7 +36,11 @@ static sepax_shapes *mixed_store(uint32_t n, uint64_t seed) {
     cfg.seed = seed;
     cr_assert_eq(wl_fill_store(s, &cfg), SEPAX_OK);
     cr_assert_eq(wl_pose_randomly(s, seed + 1), SEPAX_OK);
-    /* a few filters, so they must move too */
+    /* everyone's data and a few filters, so they must move too */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t u = (uint64_t)i * 0x9e3779b97f4a7c15ull + seed;
+        cr_assert_eq(sepax_shapes_set_user(s, i, 1, &u), SEPAX_OK);
+    }
     for (uint32_t i = 0; i < n; i += 7) {
         sepax_filter f = {1u << (i % 5), ~0u ^ (1u << (i % 3))};
         cr_assert_eq(sepax_shapes_set_filters(s, i, 1, &f), SEPAX_OK);
@@ -50,6 +54,7 @@ typedef struct snapshot {
     sepax_pose pose;
     sepax_aabb box;
     sepax_filter filter;
+    uint64_t user;
     wl_view_copy view;
 } snapshot;
 
@@ -60,6 +65,7 @@ static snapshot snap(const sepax_shapes *s, uint32_t id) {
     cr_assert_eq(sepax_shapes_get_pose(s, id, &o.pose), SEPAX_OK);
     cr_assert_eq(sepax_shapes_aabb(s, id, &o.box), SEPAX_OK);
     cr_assert_eq(sepax_shapes_get_filter(s, id, &o.filter), SEPAX_OK);
+    cr_assert_eq(sepax_shapes_get_user(s, &id, 1, &o.user), SEPAX_OK);
     cr_assert_eq(wl_copy_view(s, id, &o.view), SEPAX_OK);
     return o;
 }

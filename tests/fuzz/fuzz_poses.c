@@ -257,6 +257,13 @@ static void op_add(cursor *c) {
     if (sepax_shapes_count(store) != before + 1 || id != sepax_shapes_id(store, before) ||
         (id & SEPAX_ID_INDEX_MASK) != before)
         fuzz_fail("add id");
+    /* the caller's data: 0 when added, then one of its own that moves and reorders must
+     * carry with the shape (copy_shape) */
+    uint64_t user = 1;
+    if (sepax_shapes_get_user(store, &id, 1, &user) != SEPAX_OK || user != 0)
+        fuzz_fail("a new shape's data not 0");
+    user = (uint64_t)id * 0x9e3779b97f4a7c15ull + before;
+    if (sepax_shapes_set_user(store, before, 1, &user) != SEPAX_OK) fuzz_fail("set_user refused");
     sepax_local_shape l;
     sepax_pose p;
     if (sepax_shapes_local(store, id, &l) != SEPAX_OK || l.kind != kind) fuzz_fail("added kind");
@@ -281,6 +288,7 @@ typedef struct shape_copy {
     sepax_pose pose;
     sepax_aabb box;
     sepax_filter filter;
+    uint64_t user;
     int kind, count, planes;
     float radius, world[5][SEPAX_MAX_VERTS];
 } shape_copy;
@@ -292,6 +300,7 @@ static void copy_shape(uint32_t id, shape_copy *o) {
         sepax_shapes_get_pose(store, id, &o->pose) != SEPAX_OK ||
         sepax_shapes_aabb(store, id, &o->box) != SEPAX_OK ||
         sepax_shapes_get_filter(store, id, &o->filter) != SEPAX_OK ||
+        sepax_shapes_get_user(store, &id, 1, &o->user) != SEPAX_OK ||
         sepax_shapes_view(store, id, &v) != SEPAX_OK)
         fuzz_fail("a live id refused");
     o->kind = v.kind;
