@@ -327,11 +327,11 @@ SEPAX_API sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint3
 /// Each reorder counts as a reuse of every index whose shape changed: the 8-bit generation of
 /// an index wraps after 256 of them (a game reordering every 30 frames at 60 Hz: about two
 /// minutes), after which an id kept that long could name another shape. Local shapes, poses,
-/// filters and world data move with the shapes (no update needed); a broadphase's last grid names
-/// the old ids until it is built again. Errors, with nothing changed or written: SEPAX_ERR_NULL
-/// (store; order with count > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (count is not the
-/// store's), SEPAX_ERR_BAD_ID (an entry >= count), SEPAX_ERR_DUPLICATE (an entry twice),
-/// SEPAX_ERR_NOMEM (its scratch, 160 bytes a shape from the store's allocator, held for the
+/// filters, the caller's data and world data move with the shapes (no update needed); a
+/// broadphase's last grid names the old ids until it is built again. Errors, with nothing changed
+/// or written: SEPAX_ERR_NULL (store; order with count > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT
+/// (count is not the store's), SEPAX_ERR_BAD_ID (an entry >= count), SEPAX_ERR_DUPLICATE (an entry
+/// twice), SEPAX_ERR_NOMEM (its scratch, 160 bytes a shape from the store's allocator, held for the
 /// call).
 SEPAX_API sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t *order,
                                             uint32_t count, uint32_t *new_ids);
@@ -448,8 +448,17 @@ SEPAX_API sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t
 /// depth). A frame lists a pair with the lower index first, and removals move shapes to other
 /// indices, so a solver keying its warm starts by shape can meet a pair the other way round.
 #define SEPAX_FEATURE_SWAP(id) (((id)&0x00ff00ffu) << 8 | ((id) >> 8 & 0x00ff00ffu))
-/* the casts of SEPAX_FEATURE_ID: C++'s own, so that C++ built with -Wold-style-cast takes it */
-#ifdef __cplusplus
+/* the casts of SEPAX_FEATURE_ID. C++11 on: a constexpr template (its cast depends on the
+ * argument's type, so C++ built with -Wold-style-cast, -Wuseless-cast or -Wconversion takes
+ * it for any integer, and it is still a constant expression); before C++11, C++'s own cast */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+extern "C++" {
+template <typename T> constexpr uint32_t sepax_u32_(T x) noexcept {
+    return static_cast<uint32_t>(x);
+}
+}
+#define SEPAX_U32_(x) sepax_u32_(x)
+#elif defined(__cplusplus)
 #define SEPAX_U32_(x) static_cast<uint32_t>(x)
 #else
 #define SEPAX_U32_(x) ((uint32_t)(x))
@@ -831,10 +840,10 @@ SEPAX_API sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp,
 /// The walk visits the grid's rows and columns in the ray's direction and stops where the
 /// closest hit so far lies before the next cells, so a ray that hits something near costs
 /// little however far it reaches. The grid must have been built from this store, unchanged
-/// since. Errors, in this order: SEPAX_ERR_NULL (bp, store; rays, ids or hits with n > 0),
-/// SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (n too large for a size), the first bad ray's
-/// NONFINITE / RANGE (as sepax_raycast), SEPAX_ERR_STALE_WORLD, then SEPAX_ERR_NO_GRID (as
-/// sepax_broadphase_query_aabb); on any error nothing is written.
+/// since (else the answers are stale but memory-safe). Errors, in this order: SEPAX_ERR_NULL (bp,
+/// store; rays, ids or hits with n > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (n too large for a
+/// size), the first bad ray's NONFINITE / RANGE (as sepax_raycast), SEPAX_ERR_STALE_WORLD, then
+/// SEPAX_ERR_NO_GRID (as sepax_broadphase_query_aabb); on any error nothing is written.
 SEPAX_API sepax_status sepax_broadphase_raycast_closest(const sepax_broadphase *bp,
                                                         const sepax_shapes *store,
                                                         const sepax_ray *rays,

@@ -147,8 +147,10 @@ for c in gcc clang; do
   $c -std=c99 -pedantic-errors -Wall -Wextra -Werror -Wc++-compat $cflags -c "$dest/c99.c" -o "$dest/c99.o"
 done
 for cxx in g++ clang++; do
+  extra=""
+  [ $cxx = g++ ] && extra="-Wuseless-cast" # g++ only
   for std in c++11 c++17; do
-    $cxx -std=$std -pedantic-errors -Wall -Wextra -Werror -Wold-style-cast \
+    $cxx -std=$std -pedantic-errors -Wall -Wextra -Werror -Wold-style-cast $extra \
       -Wzero-as-null-pointer-constant -Wconversion -Wsign-conversion $cflags \
       tests/consumer/header_check.cc $libs -o "$dest/header_check"
     LD_LIBRARY_PATH="$installed_lib" "$dest/header_check" >/dev/null

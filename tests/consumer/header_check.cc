@@ -21,7 +21,19 @@ int main() {
         return 1;
     // a circle against the square's right face (edge 1): face 1 of A, vertex 0 of B
     const uint32_t id = SEPAX_FEATURE_ID(1, 0, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX);
-    const bool ok = got.count == 1 && want.count == 1 && got.points[0].id == id &&
+    // the same id from uint32_t and int variables (no useless, old-style or sign-changing
+    // cast under g++'s -Wuseless-cast or clang++'s -Wconversion), its parts and swap, and as a
+    // constant expression
+    const uint32_t face = 1u;
+    const int vertex = 0;
+    const uint32_t again = SEPAX_FEATURE_ID(face, vertex, face, SEPAX_FEATURE_VERTEX);
+    bool parts = again == id && SEPAX_FEATURE_INDEX_A(id) == 1u &&
+                 SEPAX_FEATURE_TYPE_B(SEPAX_FEATURE_SWAP(id)) == SEPAX_FEATURE_FACE;
+    switch (id) {
+    case SEPAX_FEATURE_ID(1, 0, SEPAX_FEATURE_FACE, SEPAX_FEATURE_VERTEX): break;
+    default: parts = false;
+    }
+    const bool ok = parts && got.count == 1 && want.count == 1 && got.points[0].id == id &&
                     want.points[0].id == id && got.depth == want.depth;
     std::printf("C++ consumer: %u point, id %#x (want %#x), depth %g: %s\n", got.count,
                 got.points[0].id, id, static_cast<double>(got.depth), ok ? "ok" : "WRONG");
