@@ -512,14 +512,11 @@ sepax_status sepax_broadphase_raycast_closest(const sepax_broadphase *bp, const 
         MISALIGNED(ids, uint32_t) || MISALIGNED(hits, sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
-    for (size_t i = 0; i < n; i++) {
-        sepax_status st = sepax_ray_check(&rays[i]);
-        if (st != SEPAX_OK) return st;
-    }
+    sepax_status st = sepax_rays_check(rays, n);
+    if (st != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
-    sepax_status st = sepax_kernel_for_query(&k);
-    if (st != SEPAX_OK) return st;
+    if ((st = sepax_kernel_for_query(&k)) != SEPAX_OK) return st;
     if (!bp->built) return SEPAX_ERR_NO_GRID;
     for (size_t i = 0; i < n; i++)
         closest_one(bp, store, k, &rays[i], filters ? &filters[i] : NULL, &ids[i], &hits[i]);

@@ -146,6 +146,8 @@ sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin);
 
 /* A ray's numbers checked as sepax_raycast checks them. */
 sepax_status sepax_ray_check(const sepax_ray *r);
+/* The first of rays[0 .. n-1] that fails it: its status, else SEPAX_OK. */
+sepax_status sepax_rays_check(const sepax_ray *rays, size_t n);
 
 /* One per ISA copy built into the library (see kernel/meson.build). */
 extern const sepax_kernel sepax_kernel_scalar;

@@ -332,6 +332,15 @@ static int rays_ok(const sepax_ray *r, size_t n) {
     return ok;
 }
 
+sepax_status sepax_rays_check(const sepax_ray *rays, size_t n) {
+    if (rays_ok(rays, n)) return SEPAX_OK; /* branch-free; the first bad one only on a failure */
+    for (size_t i = 0; i < n; i++) {
+        sepax_status st = sepax_ray_check(&rays[i]);
+        if (st != SEPAX_OK) return st;
+    }
+    return SEPAX_OK;
+}
+
 sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
                                const uint32_t *shapes, size_t n, const sepax_query_options *options,
                                sepax_ray_hit *out) {
@@ -357,12 +366,7 @@ sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
             if (st != SEPAX_OK) return st;
         }
     }
-    if (!rays_ok(rays, n)) {
-        for (size_t i = 0; i < n; i++) {
-            sepax_status st = sepax_ray_check(&rays[i]);
-            if (st != SEPAX_OK) return st;
-        }
-    }
+    if ((checked = sepax_rays_check(rays, n)) != SEPAX_OK) return checked;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
