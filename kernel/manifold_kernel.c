@@ -190,23 +190,38 @@ static inline __attribute__((always_inline)) lcontact contact_at(lf px, lf py, l
     return k;
 }
 
-/* What a point's feature id is made of: the face's index k, the incident edge's vertices j
- * and j2, and 1 where the face is B's. */
-typedef struct lids {
-    lf k, j, j2, ref_is_b;
-} lids;
-
-/* SEPAX_FEATURE_ID of the point a code pt names, made of two 16-bit halves (an index or
- * type plus 256 times another: exact in a float) joined as an integer's bits; 0 for
- * PT_NONE: the face (SEPAX_FEATURE_FACE) with vertex j or j2 (SEPAX_FEATURE_VERTEX, 0). */
-static inline __attribute__((always_inline)) lf lane_id(const masks *m, const lids *d, lf pt) {
-    lf inc = lf_sel_lt(pt, BCAST(&k_reach[1]), d->j, d->j2);
+/* SEPAX_FEATURE_ID of the face k (SEPAX_FEATURE_FACE) with incident vertex inc
+ * (SEPAX_FEATURE_VERTEX, 0), ref_is_b 1 where the face is B's: two 16-bit halves (an index or
+ * type plus 256 times another: exact in a float) joined as an integer's bits. */
+static inline __attribute__((always_inline)) lf face_id(const masks *m, lf k, lf inc, lf ref_is_b) {
     lf x256 = BCAST(&k_256), face = BCAST(&k_feature_face);
-    lf lo_a = lf_add(d->k, lf_mul(inc, x256)), lo_b = lf_add(inc, lf_mul(d->k, x256));
+    lf lo_a = lf_add(k, lf_mul(inc, x256)), lo_b = lf_add(inc, lf_mul(k, x256));
     lf hi_a = face, hi_b = lf_mul(face, x256);
-    lf none = is_lt(m, BCAST(&k_reach[PT_NONE]), pt);
-    return lf_join16(pick(m, none, m->zero, pick(m, d->ref_is_b, lo_b, lo_a)),
-                     pick(m, none, m->zero, pick(m, d->ref_is_b, hi_b, hi_a)));
+    return lf_join16(pick(m, ref_is_b, lo_b, lo_a), pick(m, ref_is_b, hi_b, hi_a));
+}
+
+/* The id of the point a code pt names: id_j (PT_J), id_j2 (PT_J2) or 0 (PT_NONE), both made
+ * before the clip, off the chain that ends in pt (lf_sel_lt moves an id's bits as they are,
+ * whatever float they read as). */
+static inline __attribute__((always_inline)) lf point_id(const masks *m, lf pt, lf id_j, lf id_j2) {
+    return lf_sel_lt(pt, BCAST(&k_reach[PT_NONE]),
+                     lf_sel_lt(pt, BCAST(&k_reach[PT_J2]), id_j, id_j2), m->zero);
+}
+
+/* The compares of the deepest-vertex tree (face_step): the projections d0, the lesser of
+ * each pair d1, of each pair of those d2. */
+typedef struct vtree {
+    lf d0[8], d1[4], d2[2];
+} vtree;
+
+/* val[v], v the first row of least projection, picked as the tree picked it */
+static inline __attribute__((always_inline)) lf at_v(const vtree *t, const lf val[8]) {
+    lf v1[4], v2[2];
+    for (int k = 0; k < 4; k++)
+        v1[k] = lf_sel_lt(t->d0[2 * k + 1], t->d0[2 * k], val[2 * k + 1], val[2 * k]);
+    for (int k = 0; k < 2; k++)
+        v2[k] = lf_sel_lt(t->d1[2 * k + 1], t->d1[2 * k], v1[2 * k + 1], v1[2 * k]);
+    return lf_sel_lt(t->d2[1], t->d2[0], v2[1], v2[0]);
 }
 
 /* face_points() of manifold.c for one step of lanes, gathered in f */
@@ -217,13 +232,20 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf r_ref = LOAD(b->r_ref + o), r_inc = LOAD(b->r_inc + o), radii = lf_add(r_ref, r_inc);
     const float *const *inc = b->inc + o; /* the incident records, for lf_rows4 */
 
-    /* the deepest incident vertex v: rows 0-3 and 4-7 of the incident vertices (padding rows
-     * repeat the last vertex, never less) */
-    lf ix[8], iy[8];
+    lf inc_planes = LOAD(b->inc_planes + o), circle = is_lt(&m, inc_planes, m.half);
+    /* the deepest incident vertex v, the first of least projection (padding rows repeat the
+     * last vertex, never less), and the incident edge: the edge into v or out of it, whose
+     * plane's dot product with n is less (out of it on a tie; padding rows repeat the last
+     * plane) */
+    lf ix[8], iy[8], inx[8], iny[8];
     lf_rows4(inc, REC_X, ix);
     lf_rows4(inc, REC_X + 4, ix + 4);
     lf_rows4(inc, REC_Y, iy);
     lf_rows4(inc, REC_Y + 4, iy + 4);
+#if defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41)
+    /* by scans: a select is three instructions a half here, and the tree below selects more
+     * than the scans' chain costs (SSE4.1 manifold 499 -> 519 instructions a pair, 29.95 ->
+     * 30.99 ns in cache) */
     lf least = lf_add(lf_mul(nx, ix[0]), lf_mul(ny, iy[0]));
     lf v = m.zero;
     for (int q = 1; q < 8; q++) {
@@ -231,11 +253,7 @@ static void face_step(face_batch *b, size_t o, float margin) {
         v = lf_sel_lt(d, least, BCAST(&k_index[q]), v);
         least = lf_sel_lt(d, least, d, least);
     }
-    /* the incident edge: the edge into v or out of it, whose plane's dot product with n is
-     * less (out of it on a tie) */
-    lf inc_planes = LOAD(b->inc_planes + o), circle = is_lt(&m, inc_planes, m.half);
     lf into = lf_sel_lt(v, m.half, lf_sub(inc_planes, m.one), lf_sub(v, m.one));
-    lf inx[8], iny[8];
     lf_rows4(inc, REC_NX, inx);
     lf_rows4(inc, REC_NX + 4, inx + 4);
     lf_rows4(inc, REC_NY, iny);
@@ -247,13 +265,49 @@ static void face_step(face_batch *b, size_t o, float margin) {
         d_into = lf_sel_gt(into, reach, d, d_into);
         d_out = lf_sel_gt(v, reach, d, d_out);
     }
+#else
+    /* v by a tree of three levels, each node taking its upper half's least only when strictly
+     * less, so the first of equals as the scan of manifold.c: 3 compares deep where the scan
+     * is 7, on the chain from a step's loads to its stores that held each step up (AVX-512
+     * manifold in cache 18.2-18.3 -> 17.7-17.9 ns a pair); what is wanted at v (its index and
+     * vertex, its neighbours, the planes into and out of it) is picked by the same compares */
+    lf_rows4(inc, REC_NX, inx);
+    lf_rows4(inc, REC_NX + 4, inx + 4);
+    lf_rows4(inc, REC_NY, iny);
+    lf_rows4(inc, REC_NY + 4, iny + 4);
+    vtree t;
+    lf dn[8], idx[8], prev_x[8], prev_y[8], next_x[8], next_y[8], prev_dn[8];
+    for (int q = 0; q < 8; q++) {
+        t.d0[q] = lf_add(lf_mul(nx, ix[q]), lf_mul(ny, iy[q]));
+        dn[q] = lf_add(lf_mul(nx, inx[q]), lf_mul(ny, iny[q]));
+    }
+    for (int k = 0; k < 4; k++)
+        t.d1[k] = lf_sel_lt(t.d0[2 * k + 1], t.d0[2 * k], t.d0[2 * k + 1], t.d0[2 * k]);
+    for (int k = 0; k < 2; k++)
+        t.d2[k] = lf_sel_lt(t.d1[2 * k + 1], t.d1[2 * k], t.d1[2 * k + 1], t.d1[2 * k]);
+    for (int q = 0; q < 8; q++) {
+        int pq = (q + 7) & 7, nq = (q + 1) & 7; /* row 7 before row 0: the last vertex, plane */
+        idx[q] = BCAST(&k_index[q]);
+        prev_x[q] = ix[pq];
+        prev_y[q] = iy[pq];
+        prev_dn[q] = dn[pq];
+        next_x[q] = ix[nq]; /* row 0 after row 7; after a last vertex below 7, fixed below */
+        next_y[q] = iy[nq];
+    }
+    lf v = at_v(&t, idx), d_into = at_v(&t, prev_dn), d_out = at_v(&t, dn);
+    lf into = lf_sel_lt(v, m.half, lf_sub(inc_planes, m.one), lf_sub(v, m.one));
+#endif
     lf j = lf_sel_lt(d_into, d_out, into, v);
     j = pick(&m, circle, m.zero, j);
     lf j1 = lf_add(j, m.one);
     lf j2 = lf_sel_lt(j1, inc_planes, j1, m.zero);
     j2 = pick(&m, circle, m.zero, j2);
+    /* the ids of both, made here, off the chain that ends in which point is kept */
+    lf kf = LOAD(b->k + o), ref_is_b = LOAD(b->ref_is_b + o);
+    lf id_j = face_id(&m, kf, j, ref_is_b), id_j2 = face_id(&m, kf, j2, ref_is_b);
 
     /* its vertices j and j2 */
+#if defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41)
     lpoint in0 = {ix[0], iy[0], BCAST(&k_pt[PT_J])}, in1 = {ix[0], iy[0], BCAST(&k_pt[PT_J2])};
     for (int q = 1; q < 8; q++) {
         lf reach = BCAST(&k_reach[q]);
@@ -262,6 +316,19 @@ static void face_step(face_batch *b, size_t o, float margin) {
         in1.x = lf_sel_gt(j2, reach, ix[q], in1.x);
         in1.y = lf_sel_gt(j2, reach, iy[q], in1.y);
     }
+#else
+    /* v - 1 and v, or v and the vertex after v (vertex 0 after the last); a circle's rows all
+     * hold its centre, so any pick is its vertex 0 */
+    lf vx = at_v(&t, ix), vy = at_v(&t, iy);
+    lf px = at_v(&t, prev_x), py = at_v(&t, prev_y);
+    lf last = lf_sub(lf_sub(inc_planes, m.one), v); /* 0 at the last vertex, else >= 1 */
+    lf nvx = lf_sel_lt(last, m.half, ix[0], at_v(&t, next_x));
+    lf nvy = lf_sel_lt(last, m.half, iy[0], at_v(&t, next_y));
+    lpoint in0 = {lf_sel_lt(d_into, d_out, px, vx), lf_sel_lt(d_into, d_out, py, vy),
+                  BCAST(&k_pt[PT_J])};
+    lpoint in1 = {lf_sel_lt(d_into, d_out, vx, nvx), lf_sel_lt(d_into, d_out, vy, nvy),
+                  BCAST(&k_pt[PT_J2])};
+#endif
 
     /* the face's tangent and side planes */
     lf tx = lf_sub(m.zero, ny), ty = nx;
@@ -293,15 +360,14 @@ static void face_step(face_batch *b, size_t o, float margin) {
     lf both = lf_min(keep0, keep1);
     lf pt0 = pick(&m, keep0, bc.p0.pt, pick(&m, keep1, bc.p1.pt, deep.pt));
     lf pt1 = pick(&m, both, bc.p1.pt, BCAST(&k_pt[PT_NONE]));
-    lids ids = {LOAD(b->k + o), j, j2, LOAD(b->ref_is_b + o)};
     lf field[8] = {pick(&m, keep0, c0.x, pick(&m, keep1, c1.x, cd.x)),
                    pick(&m, keep0, c0.y, pick(&m, keep1, c1.y, cd.y)),
                    pick(&m, keep0, c0.s, pick(&m, keep1, c1.s, cd.s)),
-                   lane_id(&m, &ids, pt0),
+                   point_id(&m, pt0, id_j, id_j2),
                    pick(&m, both, c1.x, m.zero),
                    pick(&m, both, c1.y, m.zero),
                    pick(&m, both, c1.s, m.zero),
-                   lane_id(&m, &ids, pt1)};
+                   point_id(&m, pt1, id_j, id_j2)};
     lf_put_rows(field, &b->pts[o]);
     lf_store(lf_join16(lf_add(m.one, both), m.zero), b->count + o);
 }
