@@ -111,7 +111,9 @@ int main(int argc, char **argv) {
     uint32_t nr = o.rays;
     sepax_ray *rays = frame_xmalloc(nr * sizeof *rays);
     uint32_t *ids = frame_xmalloc(nr * sizeof *ids),
-             *all_ids = frame_xmalloc((size_t)count * sizeof *all_ids);
+             *all_ids = frame_xmalloc((size_t)count * sizeof *all_ids),
+             *shape_ids = frame_xmalloc((size_t)count * sizeof *shape_ids);
+    for (uint32_t i = 0; i < count; i++) shape_ids[i] = sepax_shapes_id(store, i);
     sepax_ray_hit *hits = frame_xmalloc(nr * sizeof *hits);
     sepax_ray_hit *all = frame_xmalloc((size_t)count * sizeof *all);
     uint32_t *every_id = frame_xmalloc(nr * sizeof *every_id);
@@ -188,11 +190,10 @@ int main(int argc, char **argv) {
         for (uint32_t k = 0; k < nb; k++) {
             st = sepax_raycast_range(store, &rays[k], 0, count, all);
             if (st != SEPAX_OK) frame_die("raycast_range", st);
-            for (uint32_t i = 0; i < count; i++) all_ids[i] = sepax_shapes_id(store, i);
-            size_t b = least(all_ids, all, count);
+            size_t b = least(shape_ids, all, count);
             sepax_ray_hit none;
             memset(&none, 0, sizeof none);
-            brute_differ += !same(ids[k], &hits[k], b < count ? all_ids[b] : SEPAX_NO_ID,
+            brute_differ += !same(ids[k], &hits[k], b < count ? shape_ids[b] : SEPAX_NO_ID,
                                   b < count ? &all[b] : &none);
         }
         double brute_ns = (frame_now_ns() - t0) / nb;
@@ -244,6 +245,7 @@ int main(int argc, char **argv) {
     free(rays);
     free(ids);
     free(all_ids);
+    free(shape_ids);
     free(hits);
     free(all);
     free(every_id);
