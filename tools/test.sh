@@ -16,7 +16,10 @@
 #     included; helgrind on the many-threads test (no data race)
 #  7. libFuzzer (the stage 3 build): each target FUZZ_SECONDS (60) from
 #     its committed seed corpus; any finding fails
-# Build folders are build-test-*; set KEEP=1 to reuse them between runs.
+# Build folders are build-test-*; set KEEP=1 to reuse them between runs. Without it, a
+# folder no later stage reads is removed when its stages end, and every temporary file is
+# made under one folder removed on exit: the run needs about 5 GB free at its peak (the
+# sanitizer build, 4 GB of it), and CI's machines have run out of disk before.
 #
 # CI stops a run at 90 minutes, and its machines have 2 cores and differ by up to 3x in
 # speed, so every stage says how long the run has taken. What keeps the run well inside:
@@ -37,8 +40,14 @@ cd "$(dirname "$0")/.."
 root=$PWD
 bash tools/deps.sh
 
-step() { printf '\n=== %s  [%d s into the run]\n' "$*" "$SECONDS"; }
+free_gb() { df -Pk . | awk 'NR == 2 { printf "%.1f", $4 / 1048576 }'; }
+step() { printf '\n=== %s  [%d s into the run, %s GB free]\n' "$*" "$SECONDS" "$(free_gb)"; }
 fresh() { [ "${KEEP:-0}" = 1 ] || rm -rf "$1"; }
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+# a full disk shows up minutes later as a linker's "No space left on device": say it first
+awk -v f="$(free_gb)" 'BEGIN { exit !(f < 6) }' &&
+  echo "warning: $(free_gb) GB free here; this run needs about 5 GB at its peak"
 
 step "1/7 gcc, warnings as errors"
 fresh build-test-gcc
@@ -52,6 +61,7 @@ fresh build-test-clang
   -Demulated_kernels=false >/dev/null
 ninja -C build-test-clang
 SEPAX_TEST_ROUNDS=1 meson test -C build-test-clang --print-errorlogs --no-suite equiv-driver
+fresh build-test-clang
 
 step "3/7 AddressSanitizer + UndefinedBehaviorSanitizer"
 fresh build-test-asan
@@ -77,7 +87,8 @@ unset UBSAN_OPTIONS
 
 step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon
-inc=$(mktemp -d)
+inc=$scratch/simde-only
+mkdir -p "$inc"
 ln -s /usr/include/simde "$inc/simde" # SIMDe alone: /usr/include whole would bring the host libc's headers
 [ -d build-test-neon ] || meson setup build-test-neon --werror --cross-file cross/aarch64-linux-gnu.ini \
   -Dsimde_include="$inc" -Dbench=false >/dev/null
@@ -104,7 +115,7 @@ echo "exported symbols: $(wc -l <<<"$syms"), all sepax_"
 # an empty or unreadable listing fails instead of passing.
 fma_check() { # objdump, library, multiply pattern, fused pattern, name
   local dis n_mul n_fma
-  dis=$(mktemp)
+  dis=$scratch/listing
   "$1" -d "$2" > "$dis"
   n_mul=$(grep -ciE "$3" "$dis" || true)
   n_fma=$(grep -ciE "$4" "$dis" || true)
@@ -119,7 +130,8 @@ clang-format --dry-run -Werror kernel/*.c kernel/*.h include/*.h tests/*.c tests
   tests/consumer/*.c tests/consumer/*.cc tests/fuzz/*.c tests/fuzz/*.h bench/*.c bench/*.h tests/peers/*.cc bench/peers/*.c \
   bench/peers/*.cc bench/peers/*.h
 echo "clang-format: clean"
-dest=$(mktemp -d)
+dest=$scratch/installed
+mkdir -p "$dest"
 DESTDIR="$dest" meson install -C build-test-gcc --no-rebuild >/dev/null
 prefix=$(meson introspect build-test-gcc --buildoptions | python3 -c \
   'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
@@ -157,7 +169,8 @@ for cxx in g++ clang++; do
   done
 done
 echo "pkg-config consumer (installed under $dest$prefix; shared, static, C99, C++11 and C++17): ok"
-cmk=$(mktemp -d)
+cmk=$scratch/cmake-consumer
+mkdir -p "$cmk"
 cp tests/consumer/example.c tests/consumer/CMakeLists.txt "$cmk/"
 # Makefiles whatever CMAKE_GENERATOR says: the moved-tree check reads their link.txt
 cmake -G "Unix Makefiles" -S "$cmk" -B "$cmk/build" -DCMAKE_PREFIX_PATH="$dest$prefix" >/dev/null
@@ -185,7 +198,8 @@ cmake --build "$cmk/build" >/dev/null
 "$cmk/build/example" >/dev/null
 static_only "$cmk/build/example" "CMake"
 echo "CMake find_package consumer (installed, moved, through a symlink; static): ok"
-sub=$(mktemp -d)
+sub=$scratch/meson-consumer
+mkdir -p "$sub"
 mkdir -p "$sub/subprojects"
 ln -s "$root" "$sub/subprojects/sepax"
 cp tests/consumer/example.c "$sub/"
@@ -208,6 +222,8 @@ if ldd "$sub/prefix/bin/example" | grep -F libsepax; then
 fi
 "$sub/prefix/bin/example"
 echo "meson subproject consumer (built, and installed): ok"
+fresh build-test-neon
+rm -rf "${scratch:?}"/*
 
 step "6/7 valgrind memcheck, helgrind"
 # Two emulated copies are left out here: avx2_portable runs AVX2's lanes (as the native AVX2
@@ -226,7 +242,8 @@ step "7/7 libFuzzer"
 for t in polygon queries poses scene; do
   # (a KEEP=1 folder from before the fuzz targets were part of it would lack them)
   [ -x build-test-asan/tests/fuzz_$t ] || { echo "fuzz_$t was not built"; exit 1; }
-  work=$(mktemp -d)
+  work=$scratch/fuzz-$t
+  mkdir -p "$work"
   cp tests/fuzz/corpus/$t/* "$work/"
   rc=0
   build-test-asan/tests/fuzz_$t -max_total_time="${FUZZ_SECONDS:-60}" -print_final_stats=1 \
