@@ -819,6 +819,14 @@ SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
                                                    const sepax_shapes *store, sepax_aabb box,
                                                    uint32_t *ids, size_t capacity, size_t *count);
 
+/// sepax_broadphase_query_aabb among the shapes whose filter meets `filter` (sepax_filter's
+/// rule: each one's category in the other's mask; NULL: every shape, as the call above), as an
+/// engine asks for "the enemies in this blast". Errors as sepax_broadphase_query_aabb's, with
+/// a misaligned `filter` among the SEPAX_ERR_MISALIGNED; on error nothing is written.
+SEPAX_API sepax_status sepax_broadphase_query_aabb_filtered(
+    const sepax_broadphase *bp, const sepax_shapes *store, sepax_aabb box,
+    const sepax_filter *filter, uint32_t *ids, size_t capacity, size_t *count);
+
 /// Ids of the shapes that touch shape `probe` (sepax_overlap exact, with the margin, filters
 /// applied, the probe itself left out), in grid order; capacity as sepax_broadphase_query_aabb.
 SEPAX_API sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp,
@@ -832,6 +840,13 @@ SEPAX_API sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp,
                                                   const sepax_shapes *store, const sepax_ray *ray,
                                                   uint32_t *ids, sepax_ray_hit *hits,
                                                   size_t capacity, size_t *count);
+
+/// sepax_broadphase_query_ray among the shapes whose filter meets `filter` (NULL: every shape);
+/// errors as sepax_broadphase_query_ray's, with a misaligned `filter` among the
+/// SEPAX_ERR_MISALIGNED; on error nothing is written.
+SEPAX_API sepax_status sepax_broadphase_query_ray_filtered(
+    const sepax_broadphase *bp, const sepax_shapes *store, const sepax_ray *ray,
+    const sepax_filter *filter, uint32_t *ids, sepax_ray_hit *hits, size_t capacity, size_t *count);
 
 /// The first shape each ray hits: for i < n, ids[i] and hits[i] are the shape, among those
 /// whose filter meets filters[i] (sepax_filter's rule; filters NULL: every shape), with the

@@ -67,12 +67,31 @@ static void scan(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_
     }
 }
 
-/* Every small shape keyed in columns x0..x1 of rows y0..y1, then every large shape. */
+/* Whether filter group g may hold a shape whose filter meets f (NULL: every group; a grid
+ * of one group of every filter holds any). */
+static int group_may_meet(const sepax_broadphase *bp, const sepax_filter *f, uint32_t g) {
+    return !f || !bp->grouped || sepax_filters_meet(*f, bp->group_filter[g]);
+}
+
+/* A probe that passes only the boxes whose filters meet f (NULL: every box). */
+static sepax_box_probe filtered(sepax_box_probe p, const sepax_filter *f) {
+    if (f) {
+        p.cat = f->category;
+        p.mask = f->mask;
+        p.filter = 1;
+    }
+    return p;
+}
+
+/* Every small shape keyed in columns x0..x1 of rows y0..y1 in the groups that may meet f,
+ * then every large shape (the probe's own filter, if any, decides box by box). */
 static void scan_cells(const sepax_broadphase *bp, const sepax_shapes *s, const sepax_kernel *k,
-                       const sepax_box_probe *probe, take_fn *take, void *ctx) {
+                       const sepax_box_probe *probe, const sepax_filter *f, take_fn *take,
+                       void *ctx) {
     if (bp->nsmall) {
         bp_span sp = sepax_grid_span(bp, probe->lox, probe->loy, probe->hix, probe->hiy);
         for (uint32_t g = 0; g < bp->ngroups; g++) {
+            if (!group_may_meet(bp, f, g)) continue;
             const uint32_t *start = bp->start + (size_t)g * bp->ncells;
             for (uint32_t y = sp.y0; y <= sp.y1; y++)
                 scan(bp, s, k, probe, start[y * bp->nx + sp.x0], start[y * bp->nx + sp.x1 + 1],
@@ -107,11 +126,13 @@ static sepax_status finish(sink *out, size_t *count) {
     return out->n > out->cap ? SEPAX_ERR_CAPACITY : SEPAX_OK;
 }
 
-sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp, const sepax_shapes *store,
-                                         sepax_aabb box, uint32_t *ids, size_t capacity,
-                                         size_t *count) {
+sepax_status sepax_broadphase_query_aabb_filtered(const sepax_broadphase *bp,
+                                                  const sepax_shapes *store, sepax_aabb box,
+                                                  const sepax_filter *filter, uint32_t *ids,
+                                                  size_t capacity, size_t *count) {
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;
+    if (MISALIGNED(filter, sepax_filter)) return SEPAX_ERR_MISALIGNED;
     if (!finite_box(box)) return SEPAX_ERR_NONFINITE;
     if (!box_in_range(box)) return SEPAX_ERR_RANGE;
     const sepax_kernel *k;
@@ -121,9 +142,16 @@ sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp, const sepax
     if (box.lower.x <= box.upper.x && box.lower.y <= box.upper.y) {
         box_ctx c = {box, &out};
         sepax_box_probe probe = {box.lower.x, box.lower.y, box.upper.x, box.upper.y, 0, 0, 0, 0};
-        scan_cells(bp, store, k, &probe, take_box, &c);
+        probe = filtered(probe, filter);
+        scan_cells(bp, store, k, &probe, filter, take_box, &c);
     }
     return finish(&out, count);
+}
+
+sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp, const sepax_shapes *store,
+                                         sepax_aabb box, uint32_t *ids, size_t capacity,
+                                         size_t *count) {
+    return sepax_broadphase_query_aabb_filtered(bp, store, box, NULL, ids, capacity, count);
 }
 
 /* ---- shapes ------------------------------------------------------------------- */
@@ -189,7 +217,8 @@ sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp, const sepa
                               1,
                               0};
         shape_ctx c = {k, probe, margin, &out};
-        scan_cells(bp, store, k, &pr, take_shape, &c);
+        sepax_filter own = store->filter[i];
+        scan_cells(bp, store, k, &pr, &own, take_shape, &c);
     }
     return finish(&out, count);
 }
@@ -275,14 +304,18 @@ static sepax_box_probe ray_box(const sepax_broadphase *bp, const sepax_ray *r, d
     return p;
 }
 
-sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_shapes *store,
-                                        const sepax_ray *ray, uint32_t *ids, sepax_ray_hit *hits,
-                                        size_t capacity, size_t *count) {
+sepax_status sepax_broadphase_query_ray_filtered(const sepax_broadphase *bp,
+                                                 const sepax_shapes *store, const sepax_ray *ray,
+                                                 const sepax_filter *filter, uint32_t *ids,
+                                                 sepax_ray_hit *hits, size_t capacity,
+                                                 size_t *count) {
     /* the required pointers' NULL checks before any misalignment, as in the other queries */
     if (!ray || (capacity && !hits)) return SEPAX_ERR_NULL;
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;
-    if (MISALIGNED(hits, sepax_ray_hit) || MISALIGNED(ray, sepax_ray)) return SEPAX_ERR_MISALIGNED;
+    if (MISALIGNED(hits, sepax_ray_hit) || MISALIGNED(ray, sepax_ray) ||
+        MISALIGNED(filter, sepax_filter))
+        return SEPAX_ERR_MISALIGNED;
     if ((st = sepax_ray_check(ray)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
@@ -306,6 +339,7 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
         r0 -= r0 > 0;
         /* grid order, as the other queries: filter group by group, each row by row */
         for (uint32_t g = 0; g < bp->ngroups; g++) {
+            if (!group_may_meet(bp, filter, g)) continue;
             const uint32_t *start = bp->start + (size_t)g * bp->ncells;
             for (uint32_t r = r0; r <= r1; r++) {
                 /* the shapes keyed in row r span y from the row's lower edge to a cell above
@@ -313,7 +347,7 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
                 double s0 = t0, s1 = t1;
                 double lo = gy0 + r * cell, hi = gy0 + (r + 2.0) * cell;
                 if (!clip(oy, dy, lo - band, hi + band, &s0, &s1)) continue;
-                sepax_box_probe pr = ray_box(bp, ray, slack, s0, s1);
+                sepax_box_probe pr = filtered(ray_box(bp, ray, slack, s0, s1), filter);
                 bp_span sp = sepax_grid_span(bp, pr.lox, pr.loy, pr.hix, pr.hiy); /* columns */
                 scan(bp, store, k, &pr, start[r * bp->nx + sp.x0], start[r * bp->nx + sp.x1 + 1],
                      take_ray, &c);
@@ -321,9 +355,15 @@ sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_
         }
     }
     double u0 = 0.0, u1 = ray->max_fraction;
-    sepax_box_probe whole = ray_box(bp, ray, slack, u0, u1);
+    sepax_box_probe whole = filtered(ray_box(bp, ray, slack, u0, u1), filter);
     scan(bp, store, k, &whole, bp->nsmall, bp->n, take_ray, &c);
     return finish(&out, count);
+}
+
+sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp, const sepax_shapes *store,
+                                        const sepax_ray *ray, uint32_t *ids, sepax_ray_hit *hits,
+                                        size_t capacity, size_t *count) {
+    return sepax_broadphase_query_ray_filtered(bp, store, ray, NULL, ids, hits, capacity, count);
 }
 
 /* ---- the closest hit ------------------------------------------------------------ */
@@ -414,16 +454,6 @@ static double entry(double o, double d, double lo, double hi) {
     return -INFINITY;
 }
 
-/* A probe that passes only the boxes whose filters meet f (NULL: every box). */
-static sepax_box_probe filtered(sepax_box_probe p, const sepax_filter *f) {
-    if (f) {
-        p.cat = f->category;
-        p.mask = f->mask;
-        p.filter = 1;
-    }
-    return p;
-}
-
 /* Columns a step of the walk along a row takes: a few, so that a row the ray runs along
  * stops soon after its closest hit, and not one, so that each range test has a run of
  * shapes to fill its lanes. */
@@ -495,7 +525,7 @@ static void closest_one(const sepax_broadphase *bp, const sepax_shapes *s, const
     uint32_t groups[BP_GROUPS], ng = 0;
     for (uint32_t g = 0; bp->nsmall && g < bp->ngroups; g++) {
         groups[ng] = g;
-        ng += !f || !bp->grouped || sepax_filters_meet(*f, bp->group_filter[g]);
+        ng += group_may_meet(bp, f, g);
     }
     if (ng) closest_small(bp, f, groups, ng, &c);
     cast_pending(&c);

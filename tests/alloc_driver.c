@@ -259,6 +259,12 @@ int main(void) {
                      sepax_broadphase_query_shape(bp, store, 0, 0.0f, ids, 256, &count));
             NO_ALLOC("sepax_broadphase_query_ray",
                      sepax_broadphase_query_ray(bp, store, &rays[0], ids, rhits, 256, &count));
+            const sepax_filter some = {1u, 0x5u};
+            NO_ALLOC("sepax_broadphase_query_aabb_filtered",
+                     sepax_broadphase_query_aabb_filtered(bp, store, box, &some, ids, 256, &count));
+            NO_ALLOC("sepax_broadphase_query_ray_filtered",
+                     sepax_broadphase_query_ray_filtered(bp, store, &rays[0], &some, ids, rhits,
+                                                         256, &count));
             NO_ALLOC("sepax_broadphase_raycast_closest",
                      sepax_broadphase_raycast_closest(bp, store, rays, NULL, 4, ids, rhits));
             sepax_broadphase_stats stats;

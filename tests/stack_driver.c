@@ -217,6 +217,13 @@ static sepax_status run_bp_queries(world *w) {
         if (st == SEPAX_OK)
             st = sepax_broadphase_raycast_closest(bp, w->store, w->rays, NULL, 2, w->ids,
                                                   w->ray_hit);
+        const sepax_filter some = {1u, 0xffffffffu};
+        if (st == SEPAX_OK)
+            st = sepax_broadphase_query_aabb_filtered(bp, w->store, box, &some, w->ids,
+                                                      w->frame_cap, &count);
+        if (st == SEPAX_OK)
+            st = sepax_broadphase_query_ray_filtered(bp, w->store, &w->rays[1], &some, w->ids,
+                                                     w->ray_hit, w->frame_cap, &count);
     }
     sepax_broadphase_destroy(bp);
     return st;

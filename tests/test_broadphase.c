@@ -1448,6 +1448,165 @@ Test(broadphase, queries_match_brute_force) {
     sepax_shapes_destroy(s);
 }
 
+/* The box and ray queries with filters against brute force (the shapes in the box, or those
+ * sepax_raycast hits, whose filters meet the query's), in grid order, over 150 queries; a
+ * filter that meets every shape must give the unfiltered answer, one that meets none nothing.
+ * Returns how many results the filtered queries gave. */
+static size_t expect_filtered_queries(const sepax_broadphase *bp, const sepax_shapes *s,
+                                      uint64_t seed, const char *what) {
+    uint32_t n = sepax_shapes_count(s);
+    uint32_t *grid = malloc(n * sizeof *grid), *pos = malloc(n * sizeof *pos);
+    uint32_t *ids = malloc(n * sizeof *ids), *plain = malloc(n * sizeof *plain);
+    uint32_t *want = malloc(n * sizeof *want), *every = malloc(n * sizeof *every);
+    sepax_ray_hit *hits = malloc(n * sizeof *hits), *all = malloc(n * sizeof *all);
+    sepax_ray_hit *plain_hits = malloc(n * sizeof *plain_hits);
+    sepax_ray *rays = malloc(n * sizeof *rays);
+    sepax_filter *shape_filter = malloc(n * sizeof *shape_filter);
+    cr_assert(grid && pos && ids && plain && want && every && hits && all && plain_hits && rays &&
+              shape_filter);
+    cr_assert_eq(sepax_broadphase_order(bp, s, grid, n), SEPAX_OK);
+    for (uint32_t k = 0; k < n; k++) pos[grid[k]] = k;
+    for (uint32_t i = 0; i < n; i++) {
+        every[i] = sepax_shapes_id(s, i);
+        cr_assert_eq(sepax_shapes_get_filter(s, every[i], &shape_filter[i]), SEPAX_OK);
+    }
+    wl_rng r = {seed};
+    size_t found = 0;
+    for (int q = 0; q < 150; q++) {
+        uint32_t roll = (uint32_t)wl_range(&r, 0, 9);
+        sepax_filter f = {1u << (uint32_t)wl_range(&r, 0, 12), (uint32_t)wl_next(&r)};
+        if (roll == 0) f = (sepax_filter){0xffffffffu, 0xffffffffu}; /* meets every shape */
+        if (roll == 1) f = (sepax_filter){0u, 0xffffffffu};          /* meets none */
+        if (roll == 2) f.mask = 0x5u;
+        float x = 70.0f * wl_unit(&r) - 5.0f, y = 70.0f * wl_unit(&r) - 5.0f;
+        sepax_aabb box = {{x, y}, {x + 12.0f * wl_unit(&r), y + 12.0f * wl_unit(&r)}};
+        size_t count = 0, np = 0, nw = 0;
+        cr_assert_eq(sepax_broadphase_query_aabb_filtered(bp, s, box, &f, ids, n, &count),
+                     SEPAX_OK);
+        cr_assert(in_grid_order(pos, ids, count), "%s, box %d: not in grid order", what, q);
+        for (uint32_t i = 0; i < n; i++) {
+            sepax_aabb b;
+            sepax_shapes_aabb(s, every[i], &b);
+            if (b.lower.x <= box.upper.x && box.lower.x <= b.upper.x && b.lower.y <= box.upper.y &&
+                box.lower.y <= b.upper.y && (f.category & shape_filter[i].mask) &&
+                (shape_filter[i].category & f.mask))
+                want[nw++] = every[i];
+        }
+        if (roll == 0) {
+            cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, plain, n, &np), SEPAX_OK);
+            cr_assert(np == count && memcmp(plain, ids, count * sizeof *ids) == 0,
+                      "%s, box %d: a filter meeting all is not the unfiltered query", what, q);
+        }
+        if (roll == 1) cr_assert_eq(count, 0, "%s, box %d: a filter meeting none", what, q);
+        qsort(ids, count, sizeof *ids, cmp_u32);
+        cr_assert_eq(count, nw, "%s, box %d: %zu, brute force %zu", what, q, count, nw);
+        cr_assert(memcmp(ids, want, nw * sizeof *ids) == 0, "%s, box %d differs", what, q);
+        found += count;
+        sepax_ray ray = {{80.0f * wl_unit(&r) - 10.0f, 80.0f * wl_unit(&r) - 10.0f},
+                         {40.0f * wl_unit(&r) - 20.0f, 40.0f * wl_unit(&r) - 20.0f},
+                         q % 4 == 0 ? 5.0f : 1.0f};
+        if (q % 5 == 1) ray.direction.y = 0.0f;
+        cr_assert_eq(sepax_broadphase_query_ray_filtered(bp, s, &ray, &f, ids, hits, n, &count),
+                     SEPAX_OK);
+        cr_assert(in_grid_order(pos, ids, count), "%s, ray %d: not in grid order", what, q);
+        for (uint32_t i = 0; i < n; i++) rays[i] = ray;
+        sepax_raycast(s, rays, every, n, all);
+        nw = 0;
+        for (uint32_t i = 0; i < n; i++)
+            nw += all[i].hit && (f.category & shape_filter[i].mask) &&
+                  (shape_filter[i].category & f.mask);
+        cr_assert_eq(count, nw, "%s, ray %d: %zu, brute force %zu", what, q, count, nw);
+        for (size_t k = 0; k < count; k++) {
+            uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
+            cr_assert((f.category & shape_filter[i].mask) && (shape_filter[i].category & f.mask),
+                      "%s, ray %d: a shape the filter does not meet", what, q);
+            cr_assert(memcmp(&hits[k], &all[i], sizeof hits[k]) == 0, "%s, ray %d: hit differs",
+                      what, q);
+        }
+        if (roll == 0) {
+            cr_assert_eq(sepax_broadphase_query_ray(bp, s, &ray, plain, plain_hits, n, &np),
+                         SEPAX_OK);
+            cr_assert(np == count && memcmp(plain, ids, count * sizeof *ids) == 0 &&
+                          memcmp(plain_hits, hits, count * sizeof *hits) == 0,
+                      "%s, ray %d: a filter meeting all is not the unfiltered query", what, q);
+        }
+        found += count;
+    }
+    free(grid);
+    free(pos);
+    free(ids);
+    free(plain);
+    free(want);
+    free(every);
+    free(hits);
+    free(all);
+    free(plain_hits);
+    free(rays);
+    free(shape_filter);
+    return found;
+}
+
+Test(broadphase, filtered_queries_match_brute_force) {
+    /* four filter groups (make_store's), then dozens of filters: too many for groups, so each
+     * box's filter is tested and no group is skipped */
+    sepax_shapes *s = make_store(2500, 47, 10);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    size_t found = expect_filtered_queries(bp, s, 91, "four groups");
+    cr_expect(found > 300, "four groups: only %zu results", found);
+    uint32_t n = sepax_shapes_count(s);
+    wl_rng r = {17};
+    sepax_filter *f = malloc(n * sizeof *f);
+    cr_assert(f);
+    for (uint32_t i = 0; i < n; i++)
+        f[i] = (sepax_filter){1u << (i % 12), (uint32_t)wl_next(&r) | 1u};
+    cr_assert_eq(sepax_shapes_set_filters(s, 0, n, f), SEPAX_OK);
+    free(f);
+    cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);
+    found = expect_filtered_queries(bp, s, 92, "dozens of filters");
+    cr_expect(found > 300, "dozens of filters: only %zu results", found);
+    /* capacity: the first `capacity` results of the full answer, nothing written past them */
+    sepax_filter all = {0xffffffffu, 0xffffffffu};
+    sepax_aabb big = {{-100.0f, -100.0f}, {100.0f, 100.0f}};
+    sepax_ray across = {{-100.0f, 30.3f}, {200.0f, 0.1f}, 1.0f};
+    uint32_t *full = malloc(n * sizeof *full), *ids = malloc(n * sizeof *ids);
+    sepax_ray_hit *full_hits = malloc(n * sizeof *full_hits), *hits = malloc(n * sizeof *hits);
+    cr_assert(full && ids && full_hits && hits);
+    for (int query = 0; query < 2; query++) {
+        enum { CAP = 7 };
+        size_t total = 0, count = 0;
+        memset(ids, 0x5a, n * sizeof *ids);
+        memset(hits, 0x5a, n * sizeof *hits);
+        sepax_status st_full, st_cap;
+        if (query == 0) {
+            st_full = sepax_broadphase_query_aabb_filtered(bp, s, big, &all, full, n, &total);
+            st_cap = sepax_broadphase_query_aabb_filtered(bp, s, big, &all, ids, CAP, &count);
+        } else {
+            st_full = sepax_broadphase_query_ray_filtered(bp, s, &across, &all, full, full_hits, n,
+                                                          &total);
+            st_cap =
+                sepax_broadphase_query_ray_filtered(bp, s, &across, &all, ids, hits, CAP, &count);
+        }
+        cr_assert_eq(st_full, SEPAX_OK, "query %d", query);
+        cr_assert(total > CAP, "query %d: only %zu results", query, total);
+        cr_assert_eq(st_cap, SEPAX_ERR_CAPACITY, "query %d", query);
+        cr_assert_eq(count, total, "query %d: count %zu, the total %zu", query, count, total);
+        cr_assert(memcmp(ids, full, CAP * sizeof *ids) == 0, "query %d: not the first ids", query);
+        cr_assert(all_bytes(ids + CAP, (n - CAP) * sizeof *ids, 0x5a), "query %d: past capacity",
+                  query);
+        if (query == 1) {
+            cr_assert(memcmp(hits, full_hits, CAP * sizeof *hits) == 0, "not the first hits");
+            cr_assert(all_bytes(hits + CAP, (n - CAP) * sizeof *hits, 0x5a), "a hit past capacity");
+        }
+    }
+    free(full);
+    free(ids);
+    free(full_hits);
+    free(hits);
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
 /* ---- bad input ------------------------------------------------------------------------ */
 
 /* An allocator for the broadphase's configs. */

@@ -1519,6 +1519,14 @@ Test(contract, misaligned_one_inputs) {
     memset(qrh, MARK, sizeof qrh);
     size_t n = 12345;
     FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_ray(bp, store, ray, qids, qrh, MAXS, &n));
+    /* the filtered queries' filter, the ray and box themselves good */
+    const sepax_filter every = {0xffffffffu, 0xffffffffu};
+    const sepax_filter *filter_skew = SKEWED(sepax_filter, &every, buf[6]);
+    const sepax_aabb all_box = {{-100, -100}, {100, 100}};
+    FAILS(SEPAX_ERR_MISALIGNED,
+          sepax_broadphase_query_aabb_filtered(bp, store, all_box, filter_skew, qids, MAXS, &n));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_broadphase_query_ray_filtered(bp, store, &across, filter_skew,
+                                                                    qids, qrh, MAXS, &n));
     sepax_pair fp[MAXS * MAXS];
     memset(fp, MARK, sizeof fp);
     const sepax_contacts fout = {fp, NULL, NULL, MAXS * MAXS};
@@ -1535,6 +1543,10 @@ Test(contract, misaligned_one_inputs) {
                   all_marked(fp, sizeof fp),
               "a refused broadphase call wrote");
     ST(SEPAX_OK, sepax_find_contacts(bp, store, &fo, &fout, &n));
+    /* the aligned filter is taken */
+    ST(SEPAX_OK, sepax_broadphase_query_aabb_filtered(bp, store, all_box, &every, qids, MAXS, &n));
+    ST(SEPAX_OK,
+       sepax_broadphase_query_ray_filtered(bp, store, &across, &every, qids, qrh, MAXS, &n));
     sepax_broadphase_destroy(bp);
 
     /* the creators: NULL, with nothing allocated (by a working allocator, with which a

@@ -115,11 +115,16 @@ static void add_shape(sepax_shapes *s, reader *r, float scale, int filters) {
     }
 }
 
+/* sepax_filter's rule, written out again */
+static int filters_meet(sepax_filter a, sepax_filter b) {
+    return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
+
 static int meet(const sepax_shapes *s, uint32_t i, uint32_t j) {
     sepax_filter a, b;
     sepax_shapes_get_filter(s, sepax_shapes_id(s, i), &a);
     sepax_shapes_get_filter(s, sepax_shapes_id(s, j), &b);
-    return (a.category & b.mask) && (b.category & a.mask);
+    return filters_meet(a, b);
 }
 
 typedef struct results {
@@ -290,7 +295,7 @@ static void far_ray(sepax_ray *ray, uint8_t far, float scale, float reach) {
     ray->direction = (sepax_vec2){2.0f * (tx - ray->origin.x), 2.0f * (ty - ray->origin.y)};
 }
 
-/* The three queries on the last grid against brute force over the shapes. */
+/* The queries on the last grid against brute force over the shapes. */
 static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, reader *r, float scale,
                           float margin, int lazy) {
     uint32_t total = sepax_shapes_count(s);
@@ -371,8 +376,7 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
         for (uint32_t i = 0; i < total; i++) {
             sepax_filter g;
             sepax_shapes_get_filter(s, every[i], &g);
-            if (!all[i].hit || (filtered && !((rf.category & g.mask) && (g.category & rf.mask))))
-                continue;
+            if (!all[i].hit || (filtered && !filters_meet(rf, g))) continue;
             if (best == SEPAX_NO_ID || all[i].fraction < all[best].fraction) best = i;
         }
         if (sepax_broadphase_raycast_closest(bp, s, &ray, filtered ? &rf : NULL, 1, &cid, &ch) !=
@@ -382,7 +386,49 @@ static void check_queries(const sepax_broadphase *bp, const sepax_shapes *s, rea
                                 : cid != every[best] || memcmp(&ch, &all[best], sizeof ch))
             fuzz_fail("closest ray: not brute force's least fraction and index");
     }
-    /* the shape query last: the ray query above wrote over ids */
+    /* the box and ray queries with the probe's filter: brute force's answers less the shapes
+     * whose filters do not meet it */
+    size_t want_box = 0;
+    memset(in, 0, sizeof in);
+    for (uint32_t i = 0; i < total; i++) {
+        sepax_aabb b;
+        sepax_filter g;
+        sepax_shapes_aabb(s, every[i], &b);
+        sepax_shapes_get_filter(s, every[i], &g);
+        in[i] = boxes_meet(b, box, 0.0f) && filters_meet(rf, g);
+        want_box += in[i];
+    }
+    got = 12345;
+    if (sepax_broadphase_query_aabb_filtered(bp, s, box, &rf, ids, MAXSHAPES, &got) != SEPAX_OK)
+        fuzz_fail("filtered box query refused");
+    if (got != want_box) fuzz_fail("filtered box query: not brute force's count");
+    for (size_t k = 0; k < got; k++) {
+        uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
+        if (i >= total || ids[k] != every[i] || in[i] != 1)
+            fuzz_fail("filtered box query: an id not brute force's, or twice");
+        in[i] = 2;
+    }
+    memset(in, 0, sizeof in);
+    want = 0;
+    for (uint32_t i = 0; i < total; i++) {
+        sepax_filter g;
+        sepax_shapes_get_filter(s, every[i], &g);
+        in[i] = all[i].hit && filters_meet(rf, g);
+        want += in[i];
+    }
+    got = 12345;
+    if (sepax_broadphase_query_ray_filtered(bp, s, &ray, &rf, ids, hits, MAXSHAPES, &got) !=
+        SEPAX_OK)
+        fuzz_fail("filtered ray query refused");
+    if (got != want) fuzz_fail("filtered ray query: not brute force's count");
+    for (size_t k = 0; k < got; k++) {
+        uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
+        if (i >= total || ids[k] != every[i] || in[i] != 1 ||
+            memcmp(&hits[k], &all[i], sizeof hits[k]))
+            fuzz_fail("filtered ray query: an id or hit not sepax_raycast's, or twice");
+        in[i] = 2;
+    }
+    /* the shape query last: the ray queries above wrote over ids */
     if (sepax_broadphase_query_shape(bp, s, probe, margin, ids, MAXSHAPES, &count) != st)
         fuzz_fail("shape query: a second call differs");
     if (st != SEPAX_OK) fuzz_fail("shape query refused");
