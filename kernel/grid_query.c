@@ -1,8 +1,9 @@
-/* Queries against the last grid built: a box, a shape, a ray. They only read
- * the grid and the store (many threads may query at once) and keep their
- * scratch on the stack. Results come in grid order: rows of cells, then the
- * large shapes. On SEPAX_ERR_CAPACITY the output holds the first `capacity`
- * results and *count the total. */
+/* Queries against the last grid built: a box, a shape, a ray (each box and ray
+ * query with or without a filter), and the closest hit of each of a batch of
+ * rays. They only read the grid and the store (many threads may query at once)
+ * and keep their scratch on the stack. The list queries give grid order: rows of
+ * cells, then the large shapes; on SEPAX_ERR_CAPACITY the output holds the first
+ * `capacity` results and *count the total. */
 #include <math.h>
 #include <string.h>
 
@@ -454,13 +455,14 @@ static double entry(double o, double d, double lo, double hi) {
     return -INFINITY;
 }
 
-/* Columns a step of the walk along a row takes: a few, so that a row the ray runs along
+/* Columns a step of the walk along a row takes: two, so that a row the ray runs along
  * stops soon after its closest hit, and not one, so that each range test has a run of
- * shapes to fill its lanes. */
+ * shapes to fill its lanes (4 and 8 were slower at 100k: docs/performance.md, "The closest
+ * hit of a ray, and the caller's data"). */
 #define WALK_COLS 2u
 
 /* The small shapes of the groups groups[0 .. ng-1], row by row in the order the ray crosses
- * them (the rows' bands as sepax_broadphase_query_ray's), each row a few columns at a time in
+ * them (the rows' bands as sepax_broadphase_query_ray's), each row WALK_COLS columns at a time in
  * the order the ray crosses those, every group's cells of a step in one range test. A row or
  * a step the ray enters only past reach() holds no closer hit, nor do those after it. */
 static void closest_small(const sepax_broadphase *bp, const sepax_filter *f, const uint32_t *groups,
