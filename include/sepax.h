@@ -374,6 +374,22 @@ SEPAX_API sepax_status sepax_shapes_get_pose(const sepax_shapes *store, uint32_t
 /// poses, in one SIMD pass. Queries must not run on the store meanwhile.
 SEPAX_API sepax_status sepax_shapes_update(sepax_shapes *store);
 
+/// Shapes a block of the store holds: indices b*8 .. b*8+7 are block b.
+#define SEPAX_BLOCK_SHAPES 8
+
+/// sepax_shapes_update for the shapes at indices first .. first+count-1 only, for a store
+/// whose other shapes did not move (a level's walls kept at one end, sepax_shapes_reorder):
+/// after it, with the others' world data current, a frame with SEPAX_UPDATE_NONE finds what
+/// one with a whole update finds. It writes the blocks of SEPAX_BLOCK_SHAPES shapes that hold
+/// the range whole (a neighbour in one of them is computed again from its own pose: the same
+/// bits when that pose is the one its world data came from) and nothing else, so calls on
+/// ranges that share no block may run on different threads at once. The rows or records a
+/// frame left behind (SEPAX_UPDATE_FRAME, SEPAX_UPDATE_LAZY) are current again only after a
+/// range of every shape. Errors: SEPAX_ERR_NULL, SEPAX_ERR_BAD_ID (range past the shapes),
+/// then SEPAX_ERR_UNSUPPORTED (a bad SEPAX_BACKEND, as every query); count 0: SEPAX_OK, nothing
+/// written; on error nothing is written.
+SEPAX_API sepax_status sepax_shapes_update_range(sepax_shapes *store, uint32_t first, size_t count);
+
 /// The world bounding box of shape `id`, as of the last update: the world vertices' least and
 /// greatest coordinates less and plus the radius, in float rounded to nearest, so it may miss
 /// the shape by a rounding (up to about 2e-7 of the coordinates' size; the broadphase pads it).

@@ -602,3 +602,25 @@ sepax_status sepax_shapes_update(sepax_shapes *store) {
     store->recs_stale = 0;
     return SEPAX_OK;
 }
+
+_Static_assert(SEPAX_BLOCK_SHAPES == SEPAX_BLOCK_LANES, "sepax.h's block is the store's");
+
+sepax_status sepax_shapes_update_range(sepax_shapes *store, uint32_t first, size_t count) {
+    if (!store) return SEPAX_ERR_NULL;
+    if (first > store->count || count > (size_t)(store->count - first)) return SEPAX_ERR_BAD_ID;
+    const sepax_kernel *k;
+    sepax_status st = sepax_kernel_for_query(&k);
+    if (st != SEPAX_OK) return st;
+    if (count == 0) return SEPAX_OK;
+    /* whole blocks: a neighbour in a block is computed again from its own pose, and the
+     * rows' two-block rule (store.h) stays the update's */
+    uint32_t b0 = first / L, b1 = (uint32_t)((first + count - 1) / L);
+    k->update(store, b0, b1 - b0 + 1, SEPAX_WRITE_ROWS);
+    /* the rows or records a frame left behind are current again only when every shape was
+     * updated */
+    if (first == 0 && count == store->count) {
+        store->rows_stale = 0;
+        store->recs_stale = 0;
+    }
+    return SEPAX_OK;
+}

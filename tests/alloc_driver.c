@@ -197,6 +197,7 @@ int main(void) {
     }
     NO_ALLOC("sepax_shapes_set_poses", sepax_shapes_set_poses(store, 0, cfg.shapes, poses));
     NO_ALLOC("sepax_shapes_update", sepax_shapes_update(store));
+    NO_ALLOC("sepax_shapes_update_range", sepax_shapes_update_range(store, 3, cfg.shapes / 2));
     NO_ALLOC("sepax_overlap", sepax_overlap(store, pairs, n, hit));
     NO_ALLOC("sepax_collide", sepax_collide(store, pairs, n, hits));
     NO_ALLOC("sepax_collide_manifold", sepax_collide_manifold(store, pairs, n, man));

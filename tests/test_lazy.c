@@ -269,6 +269,18 @@ Test(lazy, record_queries_refuse_until_a_whole_update) {
     move_all(s, &r);
     results b = run_frame(bp, s, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_LAZY);
     expect_queries(s, bp, SEPAX_ERR_STALE_WORLD);
+    /* a range update of part of the store leaves the other records behind; of all of it,
+     * none */
+    uint32_t n = sepax_shapes_count(s);
+    cr_assert_eq(sepax_shapes_update_range(s, 0, n - 1), SEPAX_OK);
+    expect_queries(s, bp, SEPAX_ERR_STALE_WORLD);
+    cr_assert_eq(sepax_shapes_update_range(s, 1, n - 1), SEPAX_OK);
+    expect_queries(s, bp, SEPAX_ERR_STALE_WORLD);
+    cr_assert_eq(sepax_shapes_update_range(s, 0, n), SEPAX_OK);
+    expect_queries(s, bp, SEPAX_OK);
+    move_all(s, &r);
+    results b2 = run_frame(bp, s, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_LAZY);
+    expect_queries(s, bp, SEPAX_ERR_STALE_WORLD);
     cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
     expect_queries(s, bp, SEPAX_OK);
     /* a lazy frame of the bounds test writes no record at all; a frame's FRAME update
@@ -280,6 +292,7 @@ Test(lazy, record_queries_refuse_until_a_whole_update) {
     expect_queries(s, bp, SEPAX_OK);
     free_results(&a);
     free_results(&b);
+    free_results(&b2);
     free_results(&c);
     free_results(&d);
     sepax_broadphase_destroy(bp);

@@ -4,9 +4,11 @@
  * test_equivalence.c (check_update). */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sepax_ref.h"
+#include "workload.h"
 
 static sepax_shapes *store;
 
@@ -225,4 +227,127 @@ Test(poses, turned_planes_give_no_negative_zero) {
     }
     cr_assert_eq(sepax_set_backend(was), SEPAX_OK);
     sepax_shapes_destroy(s);
+}
+
+/* Two stores alike, with new poses for a range of both: A updated by sepax_shapes_update_range,
+ * B by sepax_shapes_update, must hold the same world (every view and box) and answer collide
+ * and raycast_range (which reads the rows) alike, on every backend. Ranges: one shape, spans
+ * that start and end inside blocks, the last partial block, every shape, none. A pose set just
+ * outside the range's blocks without an update must stay unseen in A: the range writes its
+ * blocks and nothing else. */
+static sepax_shapes *range_store(void) {
+    sepax_shapes *s = sepax_shapes_create(0);
+    cr_assert(s);
+    wl_config cfg = wl_default();
+    cfg.shapes = 1003; /* a last block of three */
+    cfg.kinds = WL_MIXED;
+    cfg.seed = 77;
+    cr_assert_eq(wl_fill_store(s, &cfg), SEPAX_OK);
+    cr_assert_eq(wl_pose_randomly(s, 78), SEPAX_OK);
+    return s;
+}
+
+static void expect_same_answers(const sepax_shapes *a, const sepax_shapes *b, const char *what) {
+    uint32_t n = sepax_shapes_count(a);
+    for (uint32_t i = 0; i < n; i++) {
+        wl_view_copy va, vb;
+        sepax_aabb ba, bb;
+        cr_assert_eq(wl_copy_view(a, sepax_shapes_id(a, i), &va), SEPAX_OK);
+        cr_assert_eq(wl_copy_view(b, sepax_shapes_id(b, i), &vb), SEPAX_OK);
+        cr_assert(memcmp(&va, &vb, sizeof va) == 0, "%s: shape %u's view", what, i);
+        sepax_shapes_aabb(a, sepax_shapes_id(a, i), &ba);
+        sepax_shapes_aabb(b, sepax_shapes_id(b, i), &bb);
+        cr_assert(memcmp(&ba, &bb, sizeof ba) == 0, "%s: shape %u's box", what, i);
+    }
+    enum { PAIRS = 4000 };
+    static sepax_pair pairs[PAIRS];
+    static sepax_hit ha[PAIRS], hb[PAIRS];
+    static sepax_ray_hit ra[1003], rb[1003];
+    wl_rng r = {5};
+    for (int k = 0; k < PAIRS; k++) {
+        uint32_t i = (uint32_t)wl_range(&r, 0, (int)n - 1);
+        uint32_t j =
+            (uint32_t)wl_range(&r, i > 3 ? (int)i - 3 : 0, i + 3 < n ? (int)i + 3 : (int)n - 1);
+        pairs[k] = (sepax_pair){sepax_shapes_id(a, i), sepax_shapes_id(a, j)};
+    }
+    cr_assert_eq(sepax_collide(a, pairs, PAIRS, ha), SEPAX_OK);
+    cr_assert_eq(sepax_collide(b, pairs, PAIRS, hb), SEPAX_OK);
+    cr_assert(memcmp(ha, hb, sizeof ha) == 0, "%s: collide differs", what);
+    size_t hits = 0;
+    for (int k = 0; k < PAIRS; k++) hits += ha[k].hit;
+    cr_assert_gt(hits, PAIRS / 20, "%s: only %zu of the pairs touch", what, hits);
+    sepax_ray across = {{-10.0f, 3.0f}, {200.0f, 60.0f}, 1.0f};
+    cr_assert_eq(sepax_raycast_range(a, &across, 0, n, ra), SEPAX_OK);
+    cr_assert_eq(sepax_raycast_range(b, &across, 0, n, rb), SEPAX_OK);
+    cr_assert(memcmp(ra, rb, n * sizeof *ra) == 0, "%s: raycast_range differs", what);
+}
+
+Test(poses, update_range_equals_the_whole_update) {
+    static const uint32_t ranges[][2] = {{0, 0},   {5, 1},    {3, 13},   {8, 8},   {17, 300},
+                                         {996, 7}, {1000, 3}, {0, 1003}, {1003, 0}};
+    sepax_backend was = sepax_get_backend();
+    for (int be = 0; be < SEPAX_BACKEND_COUNT; be++) {
+        if (!sepax_backend_available((sepax_backend)be)) continue;
+        cr_assert_eq(sepax_set_backend((sepax_backend)be), SEPAX_OK);
+        sepax_shapes *a = range_store(), *b = range_store();
+        uint32_t n = sepax_shapes_count(a);
+        wl_rng r = {(uint64_t)be + 11};
+        for (size_t q = 0; q < sizeof ranges / sizeof ranges[0]; q++) {
+            uint32_t first = ranges[q][0], count = ranges[q][1];
+            char what[96];
+            snprintf(what, sizeof what, "%s, shapes %u .. +%u",
+                     sepax_backend_name((sepax_backend)be), first, count);
+            static sepax_pose p[1003];
+            for (uint32_t i = 0; i < count; i++) {
+                sepax_pose now;
+                sepax_shapes_get_pose(a, sepax_shapes_id(a, first + i), &now);
+                p[i] = (sepax_pose){
+                    {now.position.x + wl_unit(&r) - 0.5f, now.position.y + wl_unit(&r) - 0.5f},
+                    sepax_rot(6.0f * wl_unit(&r))};
+            }
+            cr_assert_eq(sepax_shapes_set_poses(a, first, count, p), SEPAX_OK);
+            cr_assert_eq(sepax_shapes_set_poses(b, first, count, p), SEPAX_OK);
+            /* a shape outside the range's blocks moved in A without an update */
+            uint32_t lo = first / SEPAX_BLOCK_SHAPES * SEPAX_BLOCK_SHAPES;
+            uint32_t hi = count ? (first + count + SEPAX_BLOCK_SHAPES - 1) / SEPAX_BLOCK_SHAPES *
+                                      SEPAX_BLOCK_SHAPES
+                                : lo;
+            uint32_t outside = hi < n ? hi : (lo > 0 ? lo - 1 : n);
+            wl_view_copy before, after;
+            if (outside < n && count < n) {
+                sepax_pose away = {{500.0f, 500.0f}, sepax_rot(1.0f)};
+                cr_assert_eq(wl_copy_view(a, sepax_shapes_id(a, outside), &before), SEPAX_OK);
+                cr_assert_eq(sepax_shapes_set_poses(a, outside, 1, &away), SEPAX_OK);
+            }
+            cr_assert_eq(sepax_shapes_update_range(a, first, count), SEPAX_OK, "%s", what);
+            if (outside < n && count < n) {
+                cr_assert_eq(wl_copy_view(a, sepax_shapes_id(a, outside), &after), SEPAX_OK);
+                cr_assert(memcmp(&before, &after, sizeof before) == 0,
+                          "%s: shape %u past the range's blocks was written", what, outside);
+                /* put it back, as B has it, and bring its world data back too */
+                sepax_pose back;
+                sepax_shapes_get_pose(b, sepax_shapes_id(b, outside), &back);
+                cr_assert_eq(sepax_shapes_set_poses(a, outside, 1, &back), SEPAX_OK);
+                cr_assert_eq(sepax_shapes_update_range(a, outside, 1), SEPAX_OK);
+            }
+            cr_assert_eq(sepax_shapes_update(b), SEPAX_OK);
+            expect_same_answers(a, b, what);
+        }
+        /* refusals: nothing written (shape 0 moved, not updated, must not show it) */
+        wl_view_copy v0, v1;
+        sepax_pose away = {{-500.0f, 500.0f}, sepax_rot(2.0f)};
+        cr_assert_eq(wl_copy_view(a, sepax_shapes_id(a, 0), &v0), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_set_poses(a, 0, 1, &away), SEPAX_OK);
+        cr_assert_eq(sepax_shapes_update_range(a, 0, (size_t)n + 1), SEPAX_ERR_BAD_ID);
+        cr_assert_eq(wl_copy_view(a, sepax_shapes_id(a, 0), &v1), SEPAX_OK);
+        cr_assert(memcmp(&v0, &v1, sizeof v0) == 0, "a refused range update wrote");
+        cr_assert_eq(sepax_shapes_update_range(NULL, 0, 1), SEPAX_ERR_NULL);
+        cr_assert_eq(sepax_shapes_update_range(a, n, 1), SEPAX_ERR_BAD_ID);
+        cr_assert_eq(sepax_shapes_update_range(a, 1, n), SEPAX_ERR_BAD_ID);
+        cr_assert_eq(sepax_shapes_update_range(a, n + 1, 0), SEPAX_ERR_BAD_ID);
+        cr_assert_eq(sepax_shapes_update_range(a, UINT32_MAX, SIZE_MAX), SEPAX_ERR_BAD_ID);
+        sepax_shapes_destroy(a);
+        sepax_shapes_destroy(b);
+    }
+    cr_assert_eq(sepax_set_backend(was), SEPAX_OK);
 }

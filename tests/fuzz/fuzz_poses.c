@@ -29,7 +29,10 @@
  * backend at margin 0 (with flag 4: {0, 0.5, -0.25, 2}[byte 0 & 3]).
  *
  * Checks: set_poses takes exactly the valid batches in range, and a refused
- * one changes no pose; an accepted pose reads back bit for bit. An add adds
+ * one changes no pose; an accepted pose reads back bit for bit. A set_poses whose first
+ * index and count differ in their low bit is followed by sepax_shapes_update_range over the
+ * same range: refused exactly when the range is past the shapes, else the blocks holding it
+ * get the reference's world data and no other shape's changes. An add adds
  * one shape with the next id, the identity pose and world data from it, or
  * nothing. A removal reports the move; the moved shape keeps its local data,
  * pose and world data; the dead ids are refused. After every update, every
@@ -178,6 +181,34 @@ static void update_and_check(void) {
     for (uint32_t i = 0; i < n; i++) fuzz_same_world(store, sepax_shapes_id(store, i));
 }
 
+/* sepax_shapes_update_range(first, n), taken exactly when the range is in the store: the
+ * blocks holding it then hold the reference's world data of their poses, and every other
+ * shape's is as it was. */
+static void update_range_and_check(uint32_t first, size_t n) {
+    uint32_t count = sepax_shapes_count(store);
+    static wl_view_copy before[MAXSHAPES];
+    for (uint32_t i = 0; i < count; i++) wl_copy_view(store, sepax_shapes_id(store, i), &before[i]);
+    int in_store = first <= count && n <= count - first;
+    sepax_status st = sepax_shapes_update_range(store, first, n);
+    if (st != (in_store ? SEPAX_OK : SEPAX_ERR_BAD_ID)) fuzz_fail("update_range's verdict");
+    uint32_t lo = 0, hi = 0; /* the written blocks' shapes */
+    if (st == SEPAX_OK && n) {
+        lo = first / SEPAX_BLOCK_SHAPES * SEPAX_BLOCK_SHAPES;
+        hi = (uint32_t)((first + n + SEPAX_BLOCK_SHAPES - 1) / SEPAX_BLOCK_SHAPES *
+                        SEPAX_BLOCK_SHAPES);
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (i >= lo && i < hi) {
+            fuzz_same_world(store, sepax_shapes_id(store, i));
+            continue;
+        }
+        wl_view_copy now;
+        wl_copy_view(store, sepax_shapes_id(store, i), &now);
+        if (memcmp(&now, &before[i], sizeof now) != 0)
+            fuzz_fail("update_range wrote a shape outside its blocks");
+    }
+}
+
 static uint32_t middle(void) { return sepax_shapes_id(store, sepax_shapes_count(store) / 2); }
 
 /* ---- operations ---- */
@@ -210,6 +241,7 @@ static void op_set_poses(uint32_t first, const sepax_pose *poses, size_t n) {
             fuzz_fail(st == SEPAX_OK ? "pose not stored" : "refused batch changed a pose");
     }
     if (st == SEPAX_OK && n) moved_poses = 1;
+    if ((first ^ (uint32_t)n) & 1) update_range_and_check(first, n);
 }
 
 static void op_add(cursor *c) {
