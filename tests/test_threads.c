@@ -5,7 +5,8 @@
  * queries only read the store. Each thread runs every query kind over the same posed
  * mixed-kind store and compares its answers with the reference's, computed before the
  * threads start (overlap and collide at two margins, manifolds, sweeps, raycasts,
- * overlap_one, bounds). Then whole frames on the built-in pool against one thread's.
+ * overlap_one, bounds). Then whole frames on the built-in pool against one thread's, and
+ * sepax_shapes_update_range on runs of whole blocks, a thread each, against one update.
  * Plain C with pthreads (no Criterion), so a race detector can run it.
  * Usage: sepax-threads [--threads N] [--pairs N] [--rounds N] */
 #define _POSIX_C_SOURCE 200809L /* pthread_barrier_t under -std=c11 */
@@ -149,6 +150,67 @@ static int os_threads(void) {
     return n;
 }
 
+/* One thread's share of a store's update: shapes first .. first+count-1 */
+typedef struct range_job {
+    pthread_t thread;
+    sepax_shapes *store;
+    uint32_t first;
+    size_t count;
+    sepax_status status;
+} range_job;
+
+static void *update_range(void *arg) {
+    range_job *j = arg;
+    j->status = sepax_shapes_update_range(j->store, j->first, j->count);
+    return NULL;
+}
+
+/* sepax_shapes_update_range on `threads` threads at once, each a run of whole blocks, must
+ * write the world data one whole update writes. Returns how many shapes differ (or 1 on a
+ * refusal). */
+static size_t ranges_on_threads(const wl_config *cfg, int threads) {
+    sepax_shapes *s = sepax_shapes_create(cfg->shapes);
+    if (!s || wl_fill_store(s, cfg) != SEPAX_OK || wl_pose_randomly(s, cfg->seed ^ 0x51u)) return 1;
+    uint32_t n = sepax_shapes_count(s);
+    wl_view_copy *want = malloc(n * sizeof *want);
+    sepax_pose *pose = malloc(n * sizeof *pose), *still = malloc(n * sizeof *still);
+    range_job *job = calloc((size_t)threads, sizeof *job);
+    if (!want || !pose || !still || !job) return 1;
+    for (uint32_t i = 0; i < n; i++) {
+        wl_copy_view(s, sepax_shapes_id(s, i), &want[i]);
+        sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &pose[i]);
+        still[i] = (sepax_pose){{0.0f, 0.0f}, {1.0f, 0.0f}};
+    }
+    /* world data of other poses, then the poses back without an update */
+    if (sepax_shapes_set_poses(s, 0, n, still) || sepax_shapes_update(s) ||
+        sepax_shapes_set_poses(s, 0, n, pose))
+        return 1;
+    uint32_t blocks = (n + SEPAX_BLOCK_SHAPES - 1) / SEPAX_BLOCK_SHAPES;
+    for (int t = 0; t < threads; t++) {
+        uint32_t b0 = (uint32_t)((uint64_t)blocks * (uint32_t)t / (uint32_t)threads);
+        uint32_t b1 = (uint32_t)((uint64_t)blocks * (uint32_t)(t + 1) / (uint32_t)threads);
+        uint32_t first = b0 * SEPAX_BLOCK_SHAPES, end = b1 * SEPAX_BLOCK_SHAPES;
+        job[t] = (range_job){.store = s, .first = first, .count = (end < n ? end : n) - first};
+        if (pthread_create(&job[t].thread, NULL, update_range, &job[t]) != 0) return 1;
+    }
+    size_t bad = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(job[t].thread, NULL);
+        bad += job[t].status != SEPAX_OK;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        wl_view_copy now;
+        wl_copy_view(s, sepax_shapes_id(s, i), &now);
+        bad += memcmp(&now, &want[i], sizeof now) != 0;
+    }
+    free(want);
+    free(pose);
+    free(still);
+    free(job);
+    sepax_shapes_destroy(s);
+    return bad;
+}
+
 int main(int argc, char **argv) {
     int threads = 4, rounds = 3;
     wl_config cfg = wl_default();
@@ -271,6 +333,10 @@ int main(int argc, char **argv) {
         sepax_broadphase_destroy(many);
     }
     bad += frame_bad;
+    size_t range_bad = ranges_on_threads(&cfg, threads);
+    printf("%s range updates on %d threads at once: %zu shapes differ from one whole update\n",
+           range_bad ? "FAIL" : "ok  ", threads, range_bad);
+    bad += range_bad;
     for (int m = 0; m < 2; m++) {
         free(e.hit[m]);
         free(e.coll[m]);
