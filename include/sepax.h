@@ -378,16 +378,19 @@ SEPAX_API sepax_status sepax_shapes_update(sepax_shapes *store);
 #define SEPAX_BLOCK_SHAPES 8
 
 /// sepax_shapes_update for the shapes at indices first .. first+count-1 only, for a store
-/// whose other shapes did not move (a level's walls kept at one end, sepax_shapes_reorder):
+/// whose other shapes did not move (a level's walls kept first, at the lowest indices, where
+/// adds and removals' moves do not reach them; sepax_shapes_reorder):
 /// after it, with the others' world data current, a frame with SEPAX_UPDATE_NONE finds what
 /// one with a whole update finds. It writes the blocks of SEPAX_BLOCK_SHAPES shapes that hold
 /// the range whole (a neighbour in one of them is computed again from its own pose: the same
 /// bits when that pose is the one its world data came from) and nothing else, so calls on
-/// ranges that share no block may run on different threads at once. The rows or records a
-/// frame left behind (SEPAX_UPDATE_FRAME, SEPAX_UPDATE_LAZY) are current again only after a
-/// range of every shape. Errors: SEPAX_ERR_NULL, SEPAX_ERR_BAD_ID (range past the shapes),
-/// then SEPAX_ERR_UNSUPPORTED (a bad SEPAX_BACKEND, as every query); count 0: SEPAX_OK, nothing
-/// written; on error nothing is written.
+/// ranges that share no block may run on different threads at once; queries must not run on
+/// the store meanwhile. The rows or records a frame left behind (SEPAX_UPDATE_FRAME,
+/// SEPAX_UPDATE_LAZY) are current again only after a range of every shape. Errors:
+/// SEPAX_ERR_NULL, SEPAX_ERR_BAD_ID (range past the shapes), then SEPAX_ERR_BAD_BACKEND or
+/// SEPAX_ERR_UNSUPPORTED (SEPAX_BACKEND names no backend, or one this CPU lacks: as every
+/// query, count 0 included); count 0 otherwise SEPAX_OK with no world data written; on error
+/// nothing is written.
 SEPAX_API sepax_status sepax_shapes_update_range(sepax_shapes *store, uint32_t first, size_t count);
 
 /// The world bounding box of shape `id`, as of the last update: the world vertices' least and

@@ -611,16 +611,16 @@ sepax_status sepax_shapes_update_range(sepax_shapes *store, uint32_t first, size
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
+    /* the rows or records a frame left behind are current again only when every shape is
+     * updated (an empty store's range of none included, as sepax_shapes_update) */
+    if (first == 0 && count == store->count) {
+        store->rows_stale = 0;
+        store->recs_stale = 0;
+    }
     if (count == 0) return SEPAX_OK;
     /* whole blocks: a neighbour in a block is computed again from its own pose, and the
      * rows' two-block rule (store.h) stays the update's */
     uint32_t b0 = first / L, b1 = (uint32_t)((first + count - 1) / L);
     k->update(store, b0, b1 - b0 + 1, SEPAX_WRITE_ROWS);
-    /* the rows or records a frame left behind are current again only when every shape was
-     * updated */
-    if (first == 0 && count == store->count) {
-        store->rows_stale = 0;
-        store->recs_stale = 0;
-    }
     return SEPAX_OK;
 }

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sepax_ref.h"
@@ -235,11 +236,11 @@ Test(poses, turned_planes_give_no_negative_zero) {
  * that start and end inside blocks, the last partial block, every shape, none. A pose set just
  * outside the range's blocks without an update must stay unseen in A: the range writes its
  * blocks and nothing else. */
-static sepax_shapes *range_store(void) {
+static sepax_shapes *range_store(uint32_t shapes) {
     sepax_shapes *s = sepax_shapes_create(0);
     cr_assert(s);
     wl_config cfg = wl_default();
-    cfg.shapes = 1003; /* a last block of three */
+    cfg.shapes = shapes;
     cfg.kinds = WL_MIXED;
     cfg.seed = 77;
     cr_assert_eq(wl_fill_store(s, &cfg), SEPAX_OK);
@@ -262,7 +263,8 @@ static void expect_same_answers(const sepax_shapes *a, const sepax_shapes *b, co
     enum { PAIRS = 4000 };
     static sepax_pair pairs[PAIRS];
     static sepax_hit ha[PAIRS], hb[PAIRS];
-    static sepax_ray_hit ra[1003], rb[1003];
+    sepax_ray_hit *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb);
+    cr_assert(ra && rb);
     wl_rng r = {5};
     for (int k = 0; k < PAIRS; k++) {
         uint32_t i = (uint32_t)wl_range(&r, 0, (int)n - 1);
@@ -280,24 +282,45 @@ static void expect_same_answers(const sepax_shapes *a, const sepax_shapes *b, co
     cr_assert_eq(sepax_raycast_range(a, &across, 0, n, ra), SEPAX_OK);
     cr_assert_eq(sepax_raycast_range(b, &across, 0, n, rb), SEPAX_OK);
     cr_assert(memcmp(ra, rb, n * sizeof *ra) == 0, "%s: raycast_range differs", what);
+    free(ra);
+    free(rb);
+    /* a whole frame with no update of its own, on each store as it stands */
+    size_t cap = (size_t)n * 8, na = 0, nb = 0;
+    sepax_pair *pa = malloc(cap * sizeof *pa), *pb = malloc(cap * sizeof *pb);
+    sepax_hit *fa = malloc(cap * sizeof *fa), *fb = malloc(cap * sizeof *fb);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(pa && pb && fa && fb && bp);
+    sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, SEPAX_UPDATE_NONE};
+    sepax_contacts outa = {pa, fa, NULL, cap}, outb = {pb, fb, NULL, cap};
+    cr_assert_eq(sepax_find_contacts(bp, (sepax_shapes *)a, &o, &outa, &na), SEPAX_OK);
+    cr_assert_eq(sepax_find_contacts(bp, (sepax_shapes *)b, &o, &outb, &nb), SEPAX_OK);
+    cr_assert(na == nb && memcmp(pa, pb, na * sizeof *pa) == 0 &&
+                  memcmp(fa, fb, na * sizeof *fa) == 0,
+              "%s: the frames' contacts differ (%zu against %zu)", what, na, nb);
+    cr_assert_gt(na, n / 20, "%s: only %zu contacts", what, na);
+    sepax_broadphase_destroy(bp);
+    free(pa);
+    free(pb);
+    free(fa);
+    free(fb);
 }
 
-Test(poses, update_range_equals_the_whole_update) {
-    static const uint32_t ranges[][2] = {{0, 0},   {5, 1},    {3, 13},   {8, 8},   {17, 300},
-                                         {996, 7}, {1000, 3}, {0, 1003}, {1003, 0}};
+/* ranges of a store of `shapes` (a last block of three), and the refusals */
+static void expect_ranges_as_whole(uint32_t shapes, const uint32_t (*ranges)[2], size_t nranges) {
     sepax_backend was = sepax_get_backend();
     for (int be = 0; be < SEPAX_BACKEND_COUNT; be++) {
         if (!sepax_backend_available((sepax_backend)be)) continue;
         cr_assert_eq(sepax_set_backend((sepax_backend)be), SEPAX_OK);
-        sepax_shapes *a = range_store(), *b = range_store();
+        sepax_shapes *a = range_store(shapes), *b = range_store(shapes);
         uint32_t n = sepax_shapes_count(a);
+        sepax_pose *p = malloc(n * sizeof *p);
+        cr_assert(p);
         wl_rng r = {(uint64_t)be + 11};
-        for (size_t q = 0; q < sizeof ranges / sizeof ranges[0]; q++) {
+        for (size_t q = 0; q < nranges; q++) {
             uint32_t first = ranges[q][0], count = ranges[q][1];
             char what[96];
             snprintf(what, sizeof what, "%s, shapes %u .. +%u",
                      sepax_backend_name((sepax_backend)be), first, count);
-            static sepax_pose p[1003];
             for (uint32_t i = 0; i < count; i++) {
                 sepax_pose now;
                 sepax_shapes_get_pose(a, sepax_shapes_id(a, first + i), &now);
@@ -346,8 +369,19 @@ Test(poses, update_range_equals_the_whole_update) {
         cr_assert_eq(sepax_shapes_update_range(a, 1, n), SEPAX_ERR_BAD_ID);
         cr_assert_eq(sepax_shapes_update_range(a, n + 1, 0), SEPAX_ERR_BAD_ID);
         cr_assert_eq(sepax_shapes_update_range(a, UINT32_MAX, SIZE_MAX), SEPAX_ERR_BAD_ID);
+        free(p);
         sepax_shapes_destroy(a);
         sepax_shapes_destroy(b);
     }
     cr_assert_eq(sepax_set_backend(was), SEPAX_OK);
+}
+
+Test(poses, update_range_equals_the_whole_update) {
+    static const uint32_t small[][2] = {{0, 0},   {5, 1},    {3, 13},   {8, 8},   {17, 300},
+                                        {996, 7}, {1000, 3}, {0, 1003}, {1003, 0}};
+    expect_ranges_as_whole(1003, small, sizeof small / sizeof small[0]);
+    /* past STREAM_SHAPES (update_kernel.c), where the update streams its writes */
+    static const uint32_t large[][2] = {{0, 0},     {5, 1},     {3, 4013}, {16000, 403},
+                                        {16396, 7}, {0, 16403}, {16403, 0}};
+    expect_ranges_as_whole(16403, large, sizeof large / sizeof large[0]);
 }

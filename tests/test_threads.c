@@ -333,10 +333,17 @@ int main(int argc, char **argv) {
         sepax_broadphase_destroy(many);
     }
     bad += frame_bad;
-    size_t range_bad = ranges_on_threads(&cfg, threads);
-    printf("%s range updates on %d threads at once: %zu shapes differ from one whole update\n",
-           range_bad ? "FAIL" : "ok  ", threads, range_bad);
-    bad += range_bad;
+    /* the store's size, and one past the size where the update streams its writes */
+    wl_config big = cfg;
+    big.shapes = 20000;
+    const wl_config *sizes[2] = {&cfg, &big};
+    for (int k = 0; k < 2; k++) {
+        size_t range_bad = ranges_on_threads(sizes[k], threads);
+        printf("%s range updates on %d threads at once, %u shapes: %zu shapes differ from one "
+               "whole update\n",
+               range_bad ? "FAIL" : "ok  ", threads, sizes[k]->shapes, range_bad);
+        bad += range_bad;
+    }
     for (int m = 0; m < 2; m++) {
         free(e.hit[m]);
         free(e.coll[m]);

@@ -16,10 +16,11 @@
 #     included; helgrind on the many-threads test (no data race)
 #  7. libFuzzer (the stage 3 build): each target FUZZ_SECONDS (60) from
 #     its committed seed corpus; any finding fails
-# Build folders are build-test-*; set KEEP=1 to reuse them between runs. Without it, a
-# folder no later stage reads is removed when its stages end, and every temporary file is
-# made under one folder removed on exit: the run needs about 5 GB free at its peak (the
-# sanitizer build, 4 GB of it), and CI's machines have run out of disk before.
+# Build folders are build-test-*; set KEEP=1 to reuse them between runs. Without it, the
+# clang and aarch64 folders are removed once no later stage reads them (the gcc and
+# sanitizer ones stay, for a look after the run), and every temporary file is made under one
+# folder (TMPDIR) removed on exit: the run needs about 5 GB free at its peak (the sanitizer
+# build, 4 GB of it), and CI's machines have run out of disk before.
 #
 # CI stops a run at 90 minutes, and its machines have 2 cores and differ by up to 3x in
 # speed, so every stage says how long the run has taken. What keeps the run well inside:
@@ -45,6 +46,7 @@ step() { printf '\n=== %s  [%d s into the run, %s GB free]\n' "$*" "$SECONDS" "$
 fresh() { [ "${KEEP:-0}" = 1 ] || rm -rf "$1"; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+export TMPDIR="$scratch" # valgrind-wrap.sh's logs and the tools' own files too
 # a full disk shows up minutes later as a linker's "No space left on device": say it first
 awk -v f="$(free_gb)" 'BEGIN { exit !(f < 6) }' &&
   echo "warning: $(free_gb) GB free here; this run needs about 5 GB at its peak"
@@ -87,9 +89,12 @@ unset UBSAN_OPTIONS
 
 step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon
-inc=$scratch/simde-only
+fresh build-test-neon-simde
+# SIMDe alone: /usr/include whole would bring the host libc's headers. A folder that lives as
+# long as the build (its setup records the path; a KEEP=1 run regenerates from it)
+inc=$root/build-test-neon-simde
 mkdir -p "$inc"
-ln -s /usr/include/simde "$inc/simde" # SIMDe alone: /usr/include whole would bring the host libc's headers
+ln -sfn /usr/include/simde "$inc/simde"
 [ -d build-test-neon ] || meson setup build-test-neon --werror --cross-file cross/aarch64-linux-gnu.ini \
   -Dsimde_include="$inc" -Dbench=false >/dev/null
 ninja -C build-test-neon
@@ -222,8 +227,9 @@ if ldd "$sub/prefix/bin/example" | grep -F libsepax; then
 fi
 "$sub/prefix/bin/example"
 echo "meson subproject consumer (built, and installed): ok"
+rm -rf "$dest" "$cmk" "$sub"
 fresh build-test-neon
-rm -rf "${scratch:?}"/*
+fresh build-test-neon-simde
 
 step "6/7 valgrind memcheck, helgrind"
 # Two emulated copies are left out here: avx2_portable runs AVX2's lanes (as the native AVX2
