@@ -316,6 +316,12 @@ Test(lazy, empty_store_then_shapes) {
             cr_assert_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_OK);
             cr_assert_eq(count, 0);
         }
+        /* the records a lazy frame left behind: none here, yet the store says so until a
+         * whole update, which a range of every shape (none) is */
+        cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, NULL, NULL, 0, NULL, NULL),
+                     SEPAX_ERR_STALE_WORLD);
+        cr_assert_eq(sepax_shapes_update_range(s, 0, 0), SEPAX_OK);
+        cr_assert_eq(sepax_broadphase_raycast_closest(bp, s, NULL, NULL, 0, NULL, NULL), SEPAX_OK);
         uint32_t a, b;
         cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){0.0f, 0.0f}, 1.0f, &a), SEPAX_OK);
         cr_assert_eq(sepax_shapes_add_circle(s, (sepax_vec2){1.5f, 0.0f}, 1.0f, &b), SEPAX_OK);
