@@ -1043,7 +1043,8 @@ static ALWAYS_INLINE int slot_sweep_emit(const sweep_tail *s, const rec_ptr *a, 
      * bits, + 0 as a float, masked as bits) and built the record with inserts: with it, the
      * AVX-512 sweep of polygons took 15.6-15.9 ns a pair on a Zen 4, with this 15.3-15.5
      * (sepax-bench --only sweep --shuffle --pairs 1000000). */
-    (void)live;
+    (void)live; /* 1: with one slot, every step the loops emit holds a pair (sweep_one_pass
+                 * steps over pairs i < n, the sifted loop only while `kept` has a bit) */
     int32_t ok = (s->ok_bits & 0xffu) == 0xffu;
     unsigned bits = (s->eq_a & 0xffu) | (s->eq_b & 0xffu) << 8;
     unsigned axis = (unsigned)__builtin_ctz(bits | 0x20000u);
