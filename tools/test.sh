@@ -89,14 +89,17 @@ unset UBSAN_OPTIONS
 
 step "4/7 aarch64 NEON under qemu-user"
 fresh build-test-neon
-fresh build-test-neon-simde
-# SIMDe alone: /usr/include whole would bring the host libc's headers. A folder that lives as
-# long as the build (its setup records the path; a KEEP=1 run regenerates from it)
-inc=$root/build-test-neon-simde
+# SIMDe alone: /usr/include whole would bring the host libc's headers. The folder's path is
+# recorded by the setup, so it lives as long as the build (a KEEP=1 run regenerates from it),
+# outside the source tree (meson refuses an absolute include path inside it), in the system's
+# temporary folder, not the run's
+inc="$(dirname "$scratch")/sepax-simde-only-$(id -u)"
 mkdir -p "$inc"
 ln -sfn /usr/include/simde "$inc/simde"
+# its output kept and shown on failure (meson prints its errors to stdout)
 [ -d build-test-neon ] || meson setup build-test-neon --werror --cross-file cross/aarch64-linux-gnu.ini \
-  -Dsimde_include="$inc" -Dbench=false >/dev/null
+  -Dsimde_include="$inc" -Dbench=false >"$scratch/neon-setup.log" ||
+  { cat "$scratch/neon-setup.log"; exit 1; }
 ninja -C build-test-neon
 # 200k random pairs a store mix (and every fixed workload): emulated, the 1M of the native
 # stages took about four minutes a kernel copy
@@ -229,7 +232,7 @@ fi
 echo "meson subproject consumer (built, and installed): ok"
 rm -rf "$dest" "$cmk" "$sub"
 fresh build-test-neon
-fresh build-test-neon-simde
+fresh "$inc"
 
 step "6/7 valgrind memcheck, helgrind"
 # Two emulated copies are left out here: avx2_portable runs AVX2's lanes (as the native AVX2
