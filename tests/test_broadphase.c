@@ -1323,6 +1323,39 @@ static int in_grid_order(const uint32_t *pos, const uint32_t *ids, size_t count)
     return 1;
 }
 
+/* Whether a query's filter (NULL: none) meets a shape's, as sepax_filters_meet. */
+static int query_meets(const sepax_filter *f, sepax_filter shape) {
+    return !f || ((f->category & shape.mask) && (shape.category & f->mask));
+}
+
+/* Brute force for the box queries: the ids of the shapes every[0 .. n-1] (in that order)
+ * whose boxes overlap `box` and whose filters (shape_filter, read when f is not NULL) meet f.
+ * Returns how many were written to want. */
+static size_t brute_box(const sepax_shapes *s, const uint32_t *every, uint32_t n, sepax_aabb box,
+                        const sepax_filter *f, const sepax_filter *shape_filter, uint32_t *want) {
+    size_t nw = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        sepax_aabb b;
+        sepax_shapes_aabb(s, every[i], &b);
+        if (b.lower.x <= box.upper.x && box.lower.x <= b.upper.x && b.lower.y <= box.upper.y &&
+            box.lower.y <= b.upper.y && (!f || query_meets(f, shape_filter[i])))
+            want[nw++] = every[i];
+    }
+    return nw;
+}
+
+/* Brute force for the ray queries: `ray` cast against every shape (all[i] for every[i],
+ * through rays[0 .. n-1]); returns how many hit a shape whose filter meets f (NULL: any). */
+static size_t brute_ray(const sepax_shapes *s, const uint32_t *every, uint32_t n, sepax_ray ray,
+                        const sepax_filter *f, const sepax_filter *shape_filter, sepax_ray *rays,
+                        sepax_ray_hit *all) {
+    for (uint32_t i = 0; i < n; i++) rays[i] = ray;
+    cr_assert_eq(sepax_raycast(s, rays, every, n, all), SEPAX_OK);
+    size_t nw = 0;
+    for (uint32_t i = 0; i < n; i++) nw += all[i].hit && (!f || query_meets(f, shape_filter[i]));
+    return nw;
+}
+
 Test(broadphase, queries_match_brute_force) {
     sepax_shapes *s = make_store(2500, 41, 10);
     sepax_broadphase *bp = sepax_broadphase_create(NULL);
@@ -1343,16 +1376,10 @@ Test(broadphase, queries_match_brute_force) {
         /* a box */
         float x = 70.0f * wl_unit(&r) - 5.0f, y = 70.0f * wl_unit(&r) - 5.0f;
         sepax_aabb box = {{x, y}, {x + 8.0f * wl_unit(&r), y + 8.0f * wl_unit(&r)}};
-        size_t count, nw = 0;
+        size_t count;
         cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, ids, n, &count), SEPAX_OK);
         cr_assert(in_grid_order(pos, ids, count), "box query %d: not in grid order", q);
-        for (uint32_t i = 0; i < n; i++) {
-            sepax_aabb b;
-            sepax_shapes_aabb(s, every[i], &b);
-            if (b.lower.x <= box.upper.x && box.lower.x <= b.upper.x && b.lower.y <= box.upper.y &&
-                box.lower.y <= b.upper.y)
-                want[nw++] = every[i];
-        }
+        size_t nw = brute_box(s, every, n, box, NULL, NULL, want);
         qsort(ids, count, sizeof *ids, cmp_u32);
         cr_assert_eq(count, nw, "box query %d: %zu, brute force %zu", q, count, nw);
         cr_assert(memcmp(ids, want, nw * sizeof *ids) == 0, "box query %d differs", q);
@@ -1382,11 +1409,7 @@ Test(broadphase, queries_match_brute_force) {
         if (q % 7 == 2) ray.direction = (sepax_vec2){0.0f, 0.0f};
         cr_assert_eq(sepax_broadphase_query_ray(bp, s, &ray, ids, hits, n, &count), SEPAX_OK);
         cr_assert(in_grid_order(pos, ids, count), "ray query %d: not in grid order", q);
-        for (uint32_t i = 0; i < n; i++) rays[i] = ray;
-        sepax_raycast(s, rays, every, n, all);
-        nw = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (all[i].hit) want[nw++] = every[i];
+        nw = brute_ray(s, every, n, ray, NULL, NULL, rays, all);
         cr_assert_eq(count, nw, "ray query %d: %zu, brute force %zu", q, count, nw);
         for (size_t k = 0; k < count; k++) {
             uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
@@ -1480,18 +1503,11 @@ static size_t expect_filtered_queries(const sepax_broadphase *bp, const sepax_sh
         if (roll == 2) f.mask = 0x5u;
         float x = 70.0f * wl_unit(&r) - 5.0f, y = 70.0f * wl_unit(&r) - 5.0f;
         sepax_aabb box = {{x, y}, {x + 12.0f * wl_unit(&r), y + 12.0f * wl_unit(&r)}};
-        size_t count = 0, np = 0, nw = 0;
+        size_t count = 0, np = 0;
         cr_assert_eq(sepax_broadphase_query_aabb_filtered(bp, s, box, &f, ids, n, &count),
                      SEPAX_OK);
         cr_assert(in_grid_order(pos, ids, count), "%s, box %d: not in grid order", what, q);
-        for (uint32_t i = 0; i < n; i++) {
-            sepax_aabb b;
-            sepax_shapes_aabb(s, every[i], &b);
-            if (b.lower.x <= box.upper.x && box.lower.x <= b.upper.x && b.lower.y <= box.upper.y &&
-                box.lower.y <= b.upper.y && (f.category & shape_filter[i].mask) &&
-                (shape_filter[i].category & f.mask))
-                want[nw++] = every[i];
-        }
+        size_t nw = brute_box(s, every, n, box, &f, shape_filter, want);
         if (roll == 0) {
             cr_assert_eq(sepax_broadphase_query_aabb(bp, s, box, plain, n, &np), SEPAX_OK);
             cr_assert(np == count && memcmp(plain, ids, count * sizeof *ids) == 0,
@@ -1509,16 +1525,11 @@ static size_t expect_filtered_queries(const sepax_broadphase *bp, const sepax_sh
         cr_assert_eq(sepax_broadphase_query_ray_filtered(bp, s, &ray, &f, ids, hits, n, &count),
                      SEPAX_OK);
         cr_assert(in_grid_order(pos, ids, count), "%s, ray %d: not in grid order", what, q);
-        for (uint32_t i = 0; i < n; i++) rays[i] = ray;
-        sepax_raycast(s, rays, every, n, all);
-        nw = 0;
-        for (uint32_t i = 0; i < n; i++)
-            nw += all[i].hit && (f.category & shape_filter[i].mask) &&
-                  (shape_filter[i].category & f.mask);
+        nw = brute_ray(s, every, n, ray, &f, shape_filter, rays, all);
         cr_assert_eq(count, nw, "%s, ray %d: %zu, brute force %zu", what, q, count, nw);
         for (size_t k = 0; k < count; k++) {
             uint32_t i = ids[k] & SEPAX_ID_INDEX_MASK;
-            cr_assert((f.category & shape_filter[i].mask) && (shape_filter[i].category & f.mask),
+            cr_assert(query_meets(&f, shape_filter[i]),
                       "%s, ray %d: a shape the filter does not meet", what, q);
             cr_assert(memcmp(&hits[k], &all[i], sizeof hits[k]) == 0, "%s, ray %d: hit differs",
                       what, q);
