@@ -5,11 +5,12 @@
  * median of its total and its pairing phase, with the grid it chose and the contacts found.
  * --shift X moves the squares' field X to the right (X >= W: past every circle, where the
  * grid has no columns, as a level's tiles beside an arena of bullets); --cell C gives the
- * frame a cell edge (0: chosen from the sizes; below every shape's size: all of them large).
+ * frame a cell edge (0: chosen from the sizes; below every shape's size: all of them large);
+ * --tall T makes the field T times as high as it is wide (a vertical scroller's level).
  *
  *   sepax-bench-large [--n N] [--large L] [--half H] [--field W] [--frames F] [--shift X]
- *                     [--cell C]
- *   (defaults: 30000 5000 5 1000 9 0 0)
+ *                     [--cell C] [--tall T]
+ *   (defaults: 30000 5000 5 1000 9 0 0 1)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,19 +20,19 @@
 
 typedef struct options {
     uint32_t n, large, frames;
-    float half, field, shift, cell;
+    float half, field, shift, cell, tall;
 } options;
 
 static void usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--n N] [--large L] [--half H] [--field W] [--frames F] [--shift X] "
-            "[--cell C]\n",
+            "[--cell C] [--tall T]\n",
             argv0);
     exit(2);
 }
 
 static options parse(int argc, char **argv) {
-    options o = {30000, 5000, 9, 5.0f, 1000.0f, 0.0f, 0.0f};
+    options o = {30000, 5000, 9, 5.0f, 1000.0f, 0.0f, 0.0f, 1.0f};
     if (argc % 2 == 0) usage(argv[0]);
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--n"))
@@ -48,11 +49,14 @@ static options parse(int argc, char **argv) {
             o.shift = strtof(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--cell"))
             o.cell = strtof(argv[i + 1], NULL);
+        else if (!strcmp(argv[i], "--tall"))
+            o.tall = strtof(argv[i + 1], NULL);
         else
             usage(argv[0]);
     }
     if (o.frames == 0) o.frames = 1;
-    if (!(o.half > 0.0f) || !(o.field > 0.0f) || !(o.shift >= 0.0f) || !(o.cell >= 0.0f))
+    if (!(o.half > 0.0f) || !(o.field > 0.0f) || !(o.shift >= 0.0f) || !(o.cell >= 0.0f) ||
+        !(o.tall > 0.0f))
         usage(argv[0]);
     return o;
 }
@@ -67,7 +71,7 @@ int main(int argc, char **argv) {
     uint32_t id;
     sepax_status st;
     for (uint32_t i = 0; i < o.n; i++) {
-        sepax_vec2 c = {o.field * frame_unit(&rng), o.field * frame_unit(&rng)};
+        sepax_vec2 c = {o.field * frame_unit(&rng), o.tall * o.field * frame_unit(&rng)};
         st = sepax_shapes_add_circle(s, c, 0.5f, &id);
         if (st != SEPAX_OK) frame_die("add circle", st);
     }
@@ -76,9 +80,9 @@ int main(int argc, char **argv) {
     for (uint32_t i = 0; i < o.large; i++) {
         st = sepax_shapes_add_box(s, o.half, o.half, &id);
         if (st != SEPAX_OK) frame_die("add box", st);
-        poses[o.n + i] =
-            (sepax_pose){{o.shift + o.field * frame_unit(&rng), o.field * frame_unit(&rng)},
-                         sepax_rot(6.2831853f * frame_unit(&rng))};
+        poses[o.n + i] = (sepax_pose){
+            {o.shift + o.field * frame_unit(&rng), o.tall * o.field * frame_unit(&rng)},
+            sepax_rot(6.2831853f * frame_unit(&rng))};
     }
     st = sepax_shapes_set_poses(s, 0, count, poses);
     if (st != SEPAX_OK) frame_die("sepax_shapes_set_poses", st);
@@ -113,9 +117,9 @@ int main(int argc, char **argv) {
     sepax_broadphase_stats bs;
     sepax_broadphase_stats_get(bp, &bs);
     printf("# sepax-bench-large --n %u --large %u --half %g --field %g --frames %u --shift %g "
-           "--cell %g\n",
-           o.n, o.large, (double)o.half, (double)o.field, o.frames, (double)o.shift,
-           (double)o.cell);
+           "--cell %g --tall %g\n",
+           o.n, o.large, (double)o.half, (double)o.field, o.frames, (double)o.shift, (double)o.cell,
+           (double)o.tall);
     printf("# grid: %u x %u cells of %g, %u large shapes; %zu candidates, %zu contacts\n",
            bs.cells_x, bs.cells_y, (double)bs.cell_size, bs.large, (size_t)bs.candidates, found);
     printf("frame %.3f ms, pairing %.3f ms (medians of %u frames, one thread)\n",

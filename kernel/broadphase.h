@@ -29,6 +29,12 @@
 #define BP_SORT_RANGES 4u
 /* Room past the last box: a run's last wide load reads up to 8 entries on. */
 #define BP_PAD 8u
+/* Most bands the large list is cut into (grid.c's band_large), and the fewest large shapes
+ * it is cut for: below that, pairing them by x alone costs less than the cut. */
+#define BP_BANDS 1024u
+#define BP_BAND_MIN 64u
+/* The crowd in x past which the large list is cut into bands (grid.c's band_large). */
+#define BP_BAND_CROWD 128.0
 
 /* The phases of a frame that sepax_broadphase_stats times. */
 enum { BP_PHASE_UPDATE, BP_PHASE_GRID, BP_PHASE_PAIRS, BP_PHASE_COPY, BP_PHASES };
@@ -94,7 +100,16 @@ struct sepax_broadphase {
     float limit;        /* the last automatic build's small-shape limit (0: none yet) */
     double ox, oy, inv; /* cell of x: floor((x - ox) * inv), clamped */
     uint32_t *start;    /* ngroups * ncells + 2: the first sorted position of each cell */
-    uint32_t *sid;      /* sorted position -> shape id (index and generation, as built) */
+    /* the large list (grid.c's band_large): the medium ones (grown extent below band_t) in
+     * bands of their lower y, band b at sorted positions band_start[b] .. band_start[b+1]-1,
+     * each band by lower x; then the huge ones, band_start[nbands] .. n-1, by lower x. Band
+     * of y: floor((y - band_y0) * band_inv), clamped to 0 .. nbands-1; a band is at least
+     * 2 * band_t high. Below BP_BAND_MIN large shapes: one band, band_t = +Inf. */
+    uint32_t nbands;
+    float band_t;
+    double band_y0, band_inv;
+    uint32_t band_start[BP_BANDS + 2];
+    uint32_t *sid; /* sorted position -> shape id (index and generation, as built) */
     float *lox, *loy, *hix, *hiy;
     uint32_t *cat, *mask; /* filters in sorted order */
     uint32_t *key;        /* per shape index: group * ncells + cell, or ngroups * ncells when large
@@ -169,6 +184,11 @@ static inline uint32_t sepax_grid_cell(float lx, float ly, const bp_geometry *g)
     uint32_t col = sepax_clamp_cell(((double)lx - g->ox) * g->inv, g->lastx);
     uint32_t row = sepax_clamp_cell(((double)ly - g->oy) * g->inv, g->lasty);
     return row * g->nx + col;
+}
+
+/* The band of the large list a lower y falls in (see band_start). */
+static inline uint32_t sepax_band_of(const sepax_broadphase *bp, double y) {
+    return sepax_clamp_cell((y - bp->band_y0) * bp->band_inv, (double)(bp->nbands - 1));
 }
 
 /* The clamped column and row of a coordinate. */

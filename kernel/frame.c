@@ -440,9 +440,53 @@ static size_t pair_cross(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
     return pair_cells(f, w, m, c, &o, target, x0, x1, y0, y1);
 }
 
+/* The first of positions lo .. hi-1 (in the order of their lower x) whose lower x is past
+ * `end`, or hi. */
+static uint32_t first_past(const sepax_broadphase *bp, uint32_t lo, uint32_t hi, float end) {
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (bp->lox[mid] <= end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first of positions lo .. hi-1 (in the order of their lower x) whose lower x is at or
+ * past `from`, or hi. */
+static uint32_t first_from(const sepax_broadphase *bp, uint32_t lo, uint32_t hi, double from) {
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if ((double)bp->lox[mid] < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A large owner: in every group it meets, every cell a small box overlapping its own could
  * be keyed in (from a cell before its lower corner's to its upper corner's); then the large
- * shapes after it whose boxes start at or before its own box's upper x. */
+ * shapes it owns the pairs with (grid.c's band_large has the list's order):
+ * - a medium owner in band b: the shapes after it in band b, and those of band b + 1 whose
+ *   lower x is within 1.25 t before its own, in both up to the first whose lower x is past
+ *   its upper x;
+ * - a huge owner: the huge shapes after it up to that cut, then in every band from that of
+ *   its lower y less 1.25 t to that of its upper y, the medium shapes within the same window
+ *   of x.
+ * Why every pair is found, once. A range test passes only when each box starts at or before
+ * the other's end, on both axes. A medium box's width and height are below t / (1 - 2^-24)
+ * (its extent, the larger of the two rounded down by at most that), so a medium box q that
+ * passes with a box p starts within 1.0000001 t before p's start, on both axes. Bands are at
+ * least 2t high, and the band of a lower y is monotone in it, so two medium boxes whose bands
+ * are two or more apart start more than 2t (less the band's rounding, about 2^-52 of it) apart
+ * in y and never pass; a medium pair is owned by the earlier of the two in the list (the
+ * lower band, or in one band the one before by lower x, ties by position), which reaches the
+ * other within its window. The huge own their pairs with the medium and with the huge after
+ * them; the medium never scan the huge. The windows' lower bound is in double: t is a power
+ * of two and a box's slack (2^-20 of its coordinates) keeps |lower x| under 2^20 t, so the
+ * 0.25 t to spare is not rounded away. */
 static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, uint32_t p) {
     const sepax_broadphase *bp = f->bp;
     owner o = owner_at(bp, p);
@@ -453,21 +497,46 @@ static size_t pair_large(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c
             if (!bp->grouped || sepax_filters_meet(lf, bp->group_filter[g]))
                 m = pair_cells(f, w, m, c, &o, g, sp.x0, sp.x1, sp.y0, sp.y1);
     }
-    /* the first large box after p whose lower x is past hix[p] (the large are in the order of
-     * their lower x, grid.c's sort_large): it and every one after it fail the range test's x
-     * comparison, which every one before it passes (each starts at or before hix[p], and ends
-     * at or after its own start, itself at or after lox[p]), so the cut loses no pair */
-    uint32_t lo = p + 1, hi = bp->n;
+    const uint32_t nb = bp->nbands, *band = bp->band_start;
     const float end = bp->hix[p];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (bp->lox[mid] <= end)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const double from = (double)bp->lox[p] - 1.25 * (double)bp->band_t;
+    enum { RUNS = 4 };
+    uint32_t runs[2 * RUNS], nruns = 0;
+    if (nb == 1) { /* not in bands: the list by lower x (one run, which gcc inlines) */
+        uint32_t cut = first_past(bp, p + 1, bp->n, end);
+        c->large_scanned += cut - (p + 1);
+        return pair_run(f, w, m, c, &o, p + 1, cut);
     }
-    c->large_scanned += lo - (p + 1);
-    return pair_run(f, w, m, c, &o, p + 1, lo);
+    if (p < band[nb]) { /* medium: its band lo (band[lo] <= p < band[lo + 1]) */
+        uint32_t lo = sepax_band_of(bp, (double)bp->loy[p]);
+        runs[0] = p + 1;
+        runs[1] = first_past(bp, p + 1, band[lo + 1], end);
+        nruns = 1;
+        if (lo + 1 < nb) {
+            runs[2] = first_from(bp, band[lo + 1], band[lo + 2], from);
+            runs[3] = first_past(bp, runs[2], band[lo + 2], end);
+            nruns = 2;
+        }
+    } else { /* huge */
+        runs[0] = p + 1;
+        runs[1] = first_past(bp, p + 1, bp->n, end);
+        nruns = 1;
+        uint32_t b0 = sepax_band_of(bp, (double)bp->loy[p] - 1.25 * (double)bp->band_t);
+        uint32_t b1 = sepax_band_of(bp, (double)bp->hiy[p]);
+        for (uint32_t b = b0; b <= b1 && band[nb] > band[0]; b++) {
+            uint32_t r0 = first_from(bp, band[b], band[b + 1], from);
+            runs[2 * nruns] = r0;
+            runs[2 * nruns + 1] = first_past(bp, r0, band[b + 1], end);
+            if (++nruns == RUNS) {
+                for (uint32_t r = 0; r < nruns; r++)
+                    c->large_scanned += runs[2 * r + 1] - runs[2 * r];
+                m = pair_runs(f, w, m, c, &o, runs, nruns);
+                nruns = 0;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < nruns; r++) c->large_scanned += runs[2 * r + 1] - runs[2 * r];
+    return nruns ? pair_runs(f, w, m, c, &o, runs, nruns) : m;
 }
 
 static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {

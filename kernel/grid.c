@@ -537,14 +537,18 @@ static inline uint32_t float_order_key(float x) {
  * and were paired box by box, the square of their number. The build fills `cat`, `mask` and
  * the columns only after this, and is done with `key`: the keys go in `cat` and `key`, the
  * positions in `sid` and `mask`, turn about. */
-static void sort_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi) {
+static double sort_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi) {
     uint32_t m = hi - lo;
-    if (m < 2) return;
+    if (m < 2) return 0.0;
     uint32_t *keys[2] = {bp->cat, bp->key}, *ids[2] = {bp->sid + lo, bp->mask};
     uint32_t count[4][256];
     memset(count, 0, sizeof count);
+    double width = 0.0, right = -INFINITY;
     for (uint32_t j = 0; j < m; j++) {
-        uint32_t k = float_order_key(bp->ubox[sepax_id_index(ids[0][j])].lx);
+        const bp_box *b = &bp->ubox[sepax_id_index(ids[0][j])];
+        uint32_t k = float_order_key(b->lx);
+        width += (double)b->hx - (double)b->lx;
+        right = b->hx > right ? b->hx : right;
         keys[0][j] = k;
         for (unsigned d = 0; d < 4; d++) count[d][(k >> (8 * d)) & 0xffu]++;
     }
@@ -567,6 +571,77 @@ static void sort_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi) {
         at ^= 1u;
     }
     if (at) memcpy(ids[0], ids[1], m * sizeof *ids[0]);
+    /* how many of the list an owner reads by x alone, about: m * (mean width) / (span of x) */
+    double left = bp->ubox[sepax_id_index(ids[0][0])].lx;
+    return width / (right - left);
+}
+
+/* The large list (sorted positions lo .. hi-1, by lower x) cut into bands of lower y. By x
+ * alone, thousands of large shapes crowded in x (a level's tiles, rocks among particles)
+ * still paired box by box within the crowd. Now the large shapes whose grown extent is below
+ * t (the top of the power-of-two bucket that takes the count past 7/8 of them: "medium") go
+ * to bands at least 2t high, each by lower x, stable, and the rest ("huge": walls, a boss)
+ * after them, by lower x. Two medium boxes that overlap then have lower corners in the same
+ * band or adjacent ones, and one in the band above starts no more than t before the other in
+ * x (frame.c's pair_large, where the proof is). Below BP_BAND_MIN large shapes, or a crowd in x
+ * below BP_BAND_CROWD, it is one band and no huge ones: the list by lower x, as before. The bands
+ * go in `key` (scratch since sort_keys), the positions through `mask` (filled only later, by
+ * columns_step). */
+static void band_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi, double crowd) {
+    uint32_t m = hi - lo;
+    bp->nbands = 1;
+    bp->band_t = INFINITY;
+    bp->band_y0 = 0.0;
+    bp->band_inv = 0.0;
+    bp->band_start[0] = lo;
+    bp->band_start[1] = hi;
+    bp->band_start[2] = hi;
+    /* By x alone an owner reads about `crowd` positions of the list, a few instructions each
+     * in the range test; the bands cost a few binary searches an owner whatever the crowd.
+     * Below BP_BAND_CROWD the list stays by x alone: 20,000 circles all large in a 300 x 300
+     * field (a crowd of 67) took 11% more instructions a frame in bands (docs/performance.md,
+     * "Large shapes in bands"). */
+    if (m < BP_BAND_MIN || !(crowd > BP_BAND_CROWD)) return;
+    const bp_box *ubox = bp->ubox;
+    uint32_t *sid = bp->sid + lo;
+    uint32_t hist[256] = {0};
+    for (uint32_t j = 0; j < m; j++)
+        hist[(sepax_float_bits(ubox[sepax_id_index(sid[j])].ext) >> 23) & 0xffu]++;
+    uint32_t run = 0, e = 0;
+    while (e < 255 && (run += hist[e]) < m - m / 8) e++;
+    if (e >= 253) return;                      /* extents past 2^126 or NaN: no finite band */
+    float t = sepax_bits_float((e + 1) << 23); /* the top of bucket e: 2^(e - 126) */
+    double y0 = INFINITY, y1 = -INFINITY;
+    for (uint32_t j = 0; j < m; j++) {
+        const bp_box *b = &ubox[sepax_id_index(sid[j])];
+        if (!(b->ext < t)) continue;
+        y0 = b->ly < y0 ? b->ly : y0;
+        y1 = b->ly > y1 ? b->ly : y1;
+    }
+    double height = 2.0 * (double)t, rows = floor((y1 - y0) / height) + 1.0;
+    if (!(rows <= BP_BANDS)) { /* taller bands: fewer of them keep every guarantee */
+        height = (y1 - y0) / (BP_BANDS - 1);
+        rows = BP_BANDS;
+    }
+    bp->nbands = (uint32_t)rows;
+    bp->band_t = t;
+    bp->band_y0 = y0;
+    bp->band_inv = 1.0 / height;
+    uint32_t nb = bp->nbands, *band = bp->key, *to = bp->mask, *count = bp->band_start;
+    memset(count, 0, (nb + 2) * sizeof *count);
+    for (uint32_t j = 0; j < m; j++) {
+        const bp_box *b = &ubox[sepax_id_index(sid[j])];
+        band[j] = b->ext < t ? sepax_band_of(bp, b->ly) : nb;
+        count[band[j] + 1]++;
+    }
+    count[0] = lo;
+    for (uint32_t k = 1; k <= nb + 1; k++) count[k] += count[k - 1];
+    /* count[k] is now where band k starts; each entry taken moves it on, so that after the
+     * scatter count[k] is where band k + 1 starts: shift back by one */
+    for (uint32_t j = 0; j < m; j++) to[count[band[j]]++ - lo] = sid[j];
+    memmove(count + 1, count, (nb + 1) * sizeof *count);
+    count[0] = lo;
+    memcpy(sid, to, m * sizeof *sid);
 }
 
 /* Whether lower corners over minx .. maxy need more cells of this size than the budget. */
@@ -790,7 +865,7 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     if (!sort_keys(bp, s, (uint32_t)ncells, ranges)) return SEPAX_ERR_NOMEM;
     bp->nsmall = nsmall;
     bp->n = n;
-    sort_large(bp, nsmall, n);
+    band_large(bp, nsmall, n, sort_large(bp, nsmall, n));
     run_step(&ctx, columns_step);
     float *cols4[4] = {bp->lox, bp->loy, bp->hix, bp->hiy};
     for (int c = 0; c < 4; c++) memset(cols4[c] + n, 0, BP_PAD * sizeof(float));

@@ -213,7 +213,11 @@ static void expect_candidates(const sepax_shapes *s, result_set got, float margi
         }
     for (size_t k = 0; k < got.n; k++) {
         uint32_t i = got.pairs[k].a & SEPAX_ID_INDEX_MASK, j = got.pairs[k].b & SEPAX_ID_INDEX_MASK;
-        float slack = 1e-3f + g;
+        /* the grid grows each box by 2^-20 of its coordinates' magnitudes (sepax.h) */
+        float mag = fabsf(box[i].lower.x) + fabsf(box[i].lower.y) + fabsf(box[i].upper.x) +
+                    fabsf(box[i].upper.y) + fabsf(box[j].lower.x) + fabsf(box[j].lower.y) +
+                    fabsf(box[j].upper.x) + fabsf(box[j].upper.y);
+        float slack = 1e-3f + g + 0x1p-19f * mag;
         int near =
             box[i].lower.x <= box[j].upper.x + slack && box[j].lower.x <= box[i].upper.x + slack &&
             box[i].lower.y <= box[j].upper.y + slack && box[j].lower.y <= box[i].upper.y + slack;
@@ -1278,6 +1282,108 @@ Test(broadphase, large_shapes_past_the_columns_pair_in_linear_time) {
             free_set(&got);
             sepax_broadphase_destroy(bp);
         }
+        free_set(&want);
+        sepax_shapes_destroy(s);
+    }
+}
+
+/* Squares too large for the grid's cells, crowded in x and spread in y, among circles, and
+ * walls far longer than the squares crossing them: by x alone each square would read about
+ * 200 of the large list; in bands of y, a few of a band and the next. */
+static sepax_shapes *squares_in_a_column(void) {
+    sepax_shapes *s = sepax_shapes_create(2400);
+    cr_assert(s);
+    wl_rng r = {95};
+    uint32_t id;
+    for (int i = 0; i < 1600; i++)
+        cr_assert_eq(sepax_shapes_add_circle(
+                         s, (sepax_vec2){50.0f * wl_unit(&r), 1600.0f * wl_unit(&r)}, 0.5f, &id),
+                     SEPAX_OK);
+    for (int i = 0; i < 800; i++) {
+        cr_assert_eq(sepax_shapes_add_box(s, 5.0f, 5.0f, &id), SEPAX_OK);
+        sepax_pose p = {{50.0f * wl_unit(&r), 1600.0f * wl_unit(&r)},
+                        sepax_rot(6.3f * wl_unit(&r))};
+        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+    }
+    for (int i = 0; i < 6; i++) { /* three across, three along the column */
+        int across = i < 3;
+        cr_assert_eq(sepax_shapes_add_box(s, across ? 25.0f : 1.0f, across ? 1.0f : 700.0f, &id),
+                     SEPAX_OK);
+        sepax_pose p = {{across ? 25.0f : 10.0f + 15.0f * (float)(i - 3),
+                         across ? 300.0f + 500.0f * (float)i : 800.0f},
+                        sepax_rot(0.0f)};
+        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    return s;
+}
+
+/* 30 clusters of 50 squares up a column 100,000 high: more bands than BP_BANDS at the
+ * squares' size, so the bands are taller than they need. */
+static sepax_shapes *squares_up_a_tall_column(void) {
+    sepax_shapes *s = sepax_shapes_create(1500);
+    cr_assert(s);
+    wl_rng r = {96};
+    uint32_t id;
+    for (int i = 0; i < 1500; i++) {
+        cr_assert_eq(sepax_shapes_add_box(s, 5.0f, 5.0f, &id), SEPAX_OK);
+        float y = 3400.0f * (float)(i / 50) + 40.0f * wl_unit(&r);
+        sepax_pose p = {{40.0f * wl_unit(&r), y}, sepax_rot(6.3f * wl_unit(&r))};
+        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+    }
+    cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
+    return s;
+}
+
+Test(broadphase, large_shapes_crowded_in_x_pair_by_bands) {
+    struct {
+        const char *name;
+        sepax_shapes *s;
+        float cell;
+        uint32_t nbands_least, nbands_most, huge;
+        size_t scan_most; /* large-list positions read, a large shape */
+    } scenes[] = {{"column", squares_in_a_column(), 0.0f, 40, 60, 6, 30},
+                  {"tall column", squares_up_a_tall_column(), 1.0f, BP_BANDS, BP_BANDS, 0, 30}};
+    for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; k++) {
+        sepax_shapes *s = scenes[k].s;
+        const char *name = scenes[k].name;
+        result_set want = brute(s, SEPAX_TEST_COLLIDE, 0.0f);
+        cr_assert(want.n > 1000, "%s: only %zu contacts, a weak check", name, want.n);
+        result_set one = {0};
+        for (uint32_t threads = 1; threads <= 3; threads++) {
+            sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+            sepax_frame_options o = {SEPAX_TEST_COLLIDE, 0.0f, scenes[k].cell, 0};
+            sepax_status st;
+            result_set got = frame_with(bp, s, &o, 1u << 16, &st);
+            cr_assert_eq(st, SEPAX_OK, "%s", sepax_status_str(st));
+            expect_same_set(s, got, want, SEPAX_TEST_COLLIDE, name);
+            uint32_t large = stats_of(bp).large, huge = bp->n - bp->band_start[bp->nbands];
+            cr_assert(large >= 800, "%s: %u large", name, large);
+            cr_assert(bp->nbands >= scenes[k].nbands_least && bp->nbands <= scenes[k].nbands_most,
+                      "%s: %u bands", name, bp->nbands);
+            cr_assert_eq(huge, scenes[k].huge, "%s: %u huge", name, huge);
+            cr_expect(bp->large_scanned <= scenes[k].scan_most * large,
+                      "%s, threads %u: the large owners read %zu positions of the large list, "
+                      "more than %zu a large shape",
+                      name, threads, bp->large_scanned, scenes[k].scan_most);
+            if (threads == 1)
+                one = got;
+            else {
+                expect_identical(got, one, SEPAX_TEST_COLLIDE, name);
+                free_set(&got);
+            }
+            if (threads == 3) { /* candidates at two margins, and each test against brute force */
+                const float margins[] = {0.0f, 0.5f};
+                for (int mi = 0; mi < 2; mi++) {
+                    result_set c = frame_ok(bp, s, SEPAX_TEST_AABB, margins[mi]);
+                    expect_candidates(s, c, margins[mi]);
+                    free_set(&c);
+                }
+            }
+            sepax_broadphase_destroy(bp);
+        }
+        free_set(&one);
         free_set(&want);
         sepax_shapes_destroy(s);
     }
