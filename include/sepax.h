@@ -815,7 +815,8 @@ SEPAX_API sepax_status sepax_broadphase_stats_get(const sepax_broadphase *bp,
                                                   sepax_broadphase_stats *out);
 
 /// The store indices of the last grid's shapes in grid order (small shapes by filter group,
-/// then cell; then the large ones, by their grown boxes' lower x) into order[0 .. count-1]:
+/// then cell; then the large ones, by their grown boxes' lower x, or in bands of lower y each
+/// by lower x when crowded in x: README "A whole frame") into order[0 .. count-1]:
 /// the argument sepax_shapes_reorder takes to put the store in spatial order. count must be
 /// sepax_shapes_count(store) and the grid built from this store with no shape added, removed
 /// or moved since. Errors, with nothing written: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED,
