@@ -106,6 +106,7 @@ struct sepax_broadphase {
      * of y: floor((y - band_y0) * band_inv), clamped to 0 .. nbands-1; a band is at least
      * 2 * band_t high. Below BP_BAND_MIN large shapes: one band, band_t = +Inf. */
     uint32_t nbands;
+    double band_crowd; /* BP_BAND_CROWD; the tests set 0 to cut every list of BP_BAND_MIN */
     float band_t;
     double band_y0, band_inv;
     uint32_t band_start[BP_BANDS + 2];

@@ -44,6 +44,7 @@ sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config)
     bp->mem = mem;
     bp->min_parallel =
         cfg.min_parallel_shapes ? cfg.min_parallel_shapes : SEPAX_MIN_PARALLEL_SHAPES;
+    bp->band_crowd = BP_BAND_CROWD;
     if (cfg.scheduler) {
         bp->sched = *cfg.scheduler;
     } else if (cfg.threads > 1) {

@@ -601,7 +601,7 @@ static void band_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi, double cr
      * Below BP_BAND_CROWD the list stays by x alone: 20,000 circles all large in a 300 x 300
      * field (a crowd of 67) took 11% more instructions a frame in bands (docs/performance.md,
      * "Large shapes in bands"). */
-    if (m < BP_BAND_MIN || !(crowd > BP_BAND_CROWD)) return;
+    if (m < BP_BAND_MIN || !(crowd > bp->band_crowd)) return;
     const bp_box *ubox = bp->ubox;
     uint32_t *sid = bp->sid + lo;
     uint32_t hist[256] = {0};
@@ -619,6 +619,9 @@ static void band_large(sepax_broadphase *bp, uint32_t lo, uint32_t hi, double cr
         y1 = b->ly > y1 ? b->ly : y1;
     }
     double height = 2.0 * (double)t, rows = floor((y1 - y0) / height) + 1.0;
+    /* one band: by x alone, as below BP_BAND_MIN (frame.c's pair_large then reads the whole
+     * list by lower x, which a split into medium and huge would break) */
+    if (rows < 2.0) return;
     if (!(rows <= BP_BANDS)) { /* taller bands: fewer of them keep every guarantee */
         height = (y1 - y0) / (BP_BANDS - 1);
         rows = BP_BANDS;
