@@ -734,6 +734,9 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
                                   const sepax_contacts *out, size_t *count) {
     float margin;
     sepax_status st = check_frame(bp, store, options, out, count, &margin);
+    /* every error of sepax_find_contacts (the backend's too) before the poses' (sepax.h) */
+    const sepax_kernel *k = NULL;
+    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     /* as set_poses: with no shapes, no pose is read, so the pointer may be anything */
     if (st == SEPAX_OK && posed && store->count) {
         if (!poses)
@@ -741,8 +744,6 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
         else if (MISALIGNED(poses, sepax_pose))
             st = SEPAX_ERR_MISALIGNED;
     }
-    const sepax_kernel *k = NULL;
-    if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK) return st;
     /* A lazy frame pairs twice. Where the last frame on this broadphase found more candidate
      * pairs than an eighth of the shapes, the second pairing costs more than the records it

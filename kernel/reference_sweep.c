@@ -255,6 +255,7 @@ sepax_status sepax_ref_raycast(const sepax_shapes *store, const sepax_ray *rays,
 sepax_status sepax_ref_raycast_range(const sepax_shapes *store, const sepax_ray *ray,
                                      uint32_t first, size_t count, sepax_ray_hit *out) {
     if (!store || !ray) return SEPAX_ERR_NULL;
+    if (MISALIGNED(ray, sepax_ray)) return SEPAX_ERR_MISALIGNED;
     sepax_status st = check_ray(ray);
     if (st != SEPAX_OK) return st;
     uint32_t total = sepax_shapes_count(store);

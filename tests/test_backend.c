@@ -81,6 +81,29 @@ Test(backend, environment_with_unknown_name_fails_queries) {
     sepax_shapes_destroy(s);
 }
 
+/* A frame's backend error comes before its poses' (sepax.h: sepax_find_contacts' errors
+ * first), and writes nothing */
+Test(backend, posed_frame_refuses_the_backend_before_the_poses) {
+    setenv("SEPAX_BACKEND", "fastest-please", 1);
+    sepax_shapes *s = one_box();
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(bp);
+    sepax_pair pairs[4];
+    memset(pairs, 0x5a, sizeof pairs);
+    sepax_contacts out = {pairs, NULL, NULL, 4};
+    sepax_frame_options o = {.test = SEPAX_TEST_OVERLAP};
+    size_t count = 12345;
+    cr_expect_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_BAD_BACKEND);
+    cr_expect_eq(sepax_find_contacts_posed(bp, s, NULL, &o, &out, &count), SEPAX_ERR_BAD_BACKEND);
+    sepax_pose *skew = (sepax_pose *)(void *)((char *)pairs + 1);
+    cr_expect_eq(sepax_find_contacts_posed(bp, s, skew, &o, &out, &count), SEPAX_ERR_BAD_BACKEND);
+    cr_expect(count == 12345, "count written on error");
+    for (size_t i = 0; i < sizeof pairs; i++)
+        cr_expect_eq(((unsigned char *)pairs)[i], 0x5a, "a refused frame wrote its output");
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+}
+
 Test(backend, environment_with_missing_isa_is_refused) {
 #if defined(__x86_64__) || defined(__i386__)
     const char *absent = "neon";

@@ -527,6 +527,12 @@ Test(queries, scratch_contract) {
     const sepax_query_options *bad[2] = {&skew, &small};
     const sepax_status want[2] = {SEPAX_ERR_MISALIGNED, SEPAX_ERR_BAD_OPTION};
     for (int k = 0; k < 2; k++) {
+        /* the reference keeps the same contract (sepax_ref.h), though it uses no scratch */
+        cr_expect_eq(sepax_ref_overlap_opt(store, pairs, N, bad[k], hit), want[k]);
+        cr_expect_eq(sepax_ref_collide_opt(store, pairs, N, bad[k], h), want[k]);
+        cr_expect_eq(sepax_ref_collide_manifold_opt(store, pairs, N, bad[k], man), want[k]);
+        cr_expect_eq(sepax_ref_overlap_one_opt(store, 0, 0, N, bad[k], hit), want[k]);
+        cr_expect_eq(sepax_ref_overlap_opt(store, NULL, 0, bad[k], NULL), want[k]);
         cr_expect_eq(sepax_overlap_opt(store, pairs, N, bad[k], hit), want[k]);
         cr_expect_eq(sepax_collide_opt(store, pairs, N, bad[k], h), want[k]);
         cr_expect_eq(sepax_collide_manifold_opt(store, pairs, N, bad[k], man), want[k]);
@@ -553,6 +559,26 @@ Test(queries, scratch_contract) {
     cr_expect_eq(sepax_collide_opt(store, pairs, N, &good, (sepax_hit *)(void *)(scratch + 64)),
                  SEPAX_ERR_BAD_OPTION);
     cr_expect_eq(sepax_overlap_one_opt(store, 0, 0, N, &good, scratch + 1), SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_ref_overlap_opt(store, in_pairs, N, &good, hit), SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_ref_overlap_opt(store, pairs, N, &good, scratch + 100),
+                 SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_ref_collide_opt(store, pairs, N, &good, (sepax_hit *)(void *)(scratch + 64)),
+                 SEPAX_ERR_BAD_OPTION);
+    cr_expect_eq(sepax_ref_overlap_one_opt(store, 0, 0, N, &good, scratch + 1),
+                 SEPAX_ERR_BAD_OPTION);
+    /* the options themselves misaligned: refused before they are read, by both */
+    sepax_query_options *skew_opt = (sepax_query_options *)(void *)(scratch + 2 * 4096 + 2);
+    memcpy(skew_opt, &good, sizeof good);
+    cr_expect_eq(sepax_overlap_opt(store, pairs, N, skew_opt, hit), SEPAX_ERR_MISALIGNED);
+    cr_expect_eq(sepax_ref_overlap_opt(store, pairs, N, skew_opt, hit), SEPAX_ERR_MISALIGNED);
+    cr_expect_eq(sepax_ref_collide_opt(store, pairs, N, skew_opt, h), SEPAX_ERR_MISALIGNED);
+    cr_expect_eq(sepax_ref_collide_manifold_opt(store, pairs, N, skew_opt, man),
+                 SEPAX_ERR_MISALIGNED);
+    cr_expect_eq(sepax_ref_overlap_one_opt(store, 0, 0, N, skew_opt, hit), SEPAX_ERR_MISALIGNED);
+    sepax_ray *skew_ray = (sepax_ray *)(void *)(scratch + 3 * 4096 + 2);
+    memcpy(skew_ray, &rays[0], sizeof rays[0]);
+    cr_expect_eq(sepax_raycast_range(store, skew_ray, 0, N, rh), SEPAX_ERR_MISALIGNED);
+    cr_expect_eq(sepax_ref_raycast_range(store, skew_ray, 0, N, rh), SEPAX_ERR_MISALIGNED);
     sepax_vec2 *in_vel = (sepax_vec2 *)(void *)(scratch + 256);
     memcpy(in_vel, vel, sizeof vel);
     cr_expect_eq(sepax_sweep_opt(store, pairs, N, NULL, in_vel, &good, sw), SEPAX_ERR_BAD_OPTION);
