@@ -719,17 +719,18 @@ typedef enum sepax_frame_update {
     /// takes about 1.6x its time, raycast_range 1.1x). The update is about a fifth cheaper.
     SEPAX_UPDATE_FRAME = 1,
     SEPAX_UPDATE_ALL = 2, ///< everything sepax_shapes_update writes
-    /// Every shape's bounding box (what the grid reads), then only the records of the shapes
-    /// in candidate pairs (found by pairing twice: once to mark them, once to test), for
-    /// scenes where few shapes touch anything, such as bullets against a player: the other
-    /// records are neither read nor written. When the last frame on the same broadphase had
-    /// more candidate pairs than an eighth of the shapes, the second pairing would cost more
-    /// than it spares, and every record is written as with SEPAX_UPDATE_FRAME. Either way,
-    /// until the next sepax_shapes_update or a frame with SEPAX_UPDATE_FRAME or ALL, every
-    /// query that reads world records (the pair queries, overlap_one, the raycasts,
-    /// sepax_shapes_view, the broadphase's shape and ray queries, a frame with
-    /// SEPAX_UPDATE_NONE other than SEPAX_TEST_AABB) returns SEPAX_ERR_STALE_WORLD and writes
-    /// nothing; the bounds stay current. The frame's results are the same bits as with the
+    /// After it, every query that reads world records (sweeps and raycasts too) returns
+    /// SEPAX_ERR_STALE_WORLD until a whole update; see below. Every shape's bounding box (what
+    /// the grid reads), then only the records of the shapes in candidate pairs (found by pairing
+    /// twice: once to mark them, once to test), for scenes where few shapes touch anything, such as
+    /// bullets against a player: the other records are neither read nor written. When the last
+    /// frame on the same broadphase had more candidate pairs than an eighth of the shapes, the
+    /// second pairing would cost more than it spares, and every record is written as with
+    /// SEPAX_UPDATE_FRAME. Either way, until the next sepax_shapes_update or a frame with
+    /// SEPAX_UPDATE_FRAME or ALL, every query that reads world records (the pair queries,
+    /// overlap_one, the raycasts, sepax_shapes_view, the broadphase's shape and ray queries, a
+    /// frame with SEPAX_UPDATE_NONE other than SEPAX_TEST_AABB) returns SEPAX_ERR_STALE_WORLD and
+    /// writes nothing; the bounds stay current. The frame's results are the same bits as with the
     /// other updates.
     SEPAX_UPDATE_LAZY = 3
 } sepax_frame_update;
