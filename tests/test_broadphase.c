@@ -1228,6 +1228,14 @@ Test(broadphase, far_strays_leave_the_grid_as_it_was) {
  * while their boxes start before its own ends: its range tests read fewer than 8 positions of
  * the large list a large shape (bp->large_scanned), where one column shared by all made them
  * read about 2,000,000 (every pair). The contacts are brute force's, on 1 and 2 threads. */
+/* A box of half extents hx, hy at (x, y), turned by angle. */
+static void add_posed_box(sepax_shapes *s, float hx, float hy, float x, float y, float angle) {
+    uint32_t id;
+    cr_assert_eq(sepax_shapes_add_box(s, hx, hy, &id), SEPAX_OK);
+    sepax_pose p = {{x, y}, sepax_rot(angle)};
+    cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+}
+
 static sepax_shapes *boxes_right_of_circles(void) {
     sepax_shapes *s = sepax_shapes_create(3000);
     cr_assert(s);
@@ -1238,10 +1246,8 @@ static sepax_shapes *boxes_right_of_circles(void) {
                          s, (sepax_vec2){50.0f * wl_unit(&r), 50.0f * wl_unit(&r)}, 0.5f, &id),
                      SEPAX_OK);
     for (int i = 0; i < 2000; i++) { /* 10 x 2, each overlapping the next by about 1 */
-        cr_assert_eq(sepax_shapes_add_box(s, 5.0f, 1.0f, &id), SEPAX_OK);
-        sepax_pose p = {{1000.0f + 9.0f * (float)i + 0.5f * wl_unit(&r), 2.0f * wl_unit(&r)},
-                        sepax_rot(0.0f)};
-        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+        float x = 1000.0f + 9.0f * (float)i + 0.5f * wl_unit(&r);
+        add_posed_box(s, 5.0f, 1.0f, x, 2.0f * wl_unit(&r), 0.0f);
     }
     cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
     return s;
@@ -1307,20 +1313,13 @@ static sepax_shapes *squares_in_a_column(void) {
                          s, (sepax_vec2){50.0f * wl_unit(&r), 1600.0f * wl_unit(&r)}, 0.5f, &id),
                      SEPAX_OK);
     for (int i = 0; i < 800; i++) {
-        cr_assert_eq(sepax_shapes_add_box(s, 5.0f, 5.0f, &id), SEPAX_OK);
-        sepax_pose p = {{50.0f * wl_unit(&r), 1600.0f * wl_unit(&r)},
-                        sepax_rot(6.3f * wl_unit(&r))};
-        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+        float x = 50.0f * wl_unit(&r), y = 1600.0f * wl_unit(&r);
+        add_posed_box(s, 5.0f, 5.0f, x, y, 6.3f * wl_unit(&r));
     }
-    for (int i = 0; i < 6; i++) { /* three across, three along the column */
-        int across = i < 3;
-        cr_assert_eq(sepax_shapes_add_box(s, across ? 25.0f : 1.0f, across ? 1.0f : 700.0f, &id),
-                     SEPAX_OK);
-        sepax_pose p = {{across ? 25.0f : 10.0f + 15.0f * (float)(i - 3),
-                         across ? 300.0f + 500.0f * (float)i : 800.0f},
-                        sepax_rot(0.0f)};
-        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
-    }
+    for (int i = 0; i < 3; i++) /* three across the column, three along it */
+        add_posed_box(s, 25.0f, 1.0f, 25.0f, 300.0f + 500.0f * (float)i, 0.0f);
+    for (int i = 0; i < 3; i++)
+        add_posed_box(s, 1.0f, 700.0f, 10.0f + 15.0f * (float)i, 800.0f, 0.0f);
     cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
     return s;
 }
@@ -1331,12 +1330,9 @@ static sepax_shapes *squares_up_a_tall_column(void) {
     sepax_shapes *s = sepax_shapes_create(1500);
     cr_assert(s);
     wl_rng r = {96};
-    uint32_t id;
     for (int i = 0; i < 1500; i++) {
-        cr_assert_eq(sepax_shapes_add_box(s, 5.0f, 5.0f, &id), SEPAX_OK);
-        float y = 3400.0f * (float)(i / 50) + 40.0f * wl_unit(&r);
-        sepax_pose p = {{40.0f * wl_unit(&r), y}, sepax_rot(6.3f * wl_unit(&r))};
-        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+        float y = 3400.0f * (float)(i / 50) + 40.0f * wl_unit(&r), x = 40.0f * wl_unit(&r);
+        add_posed_box(s, 5.0f, 5.0f, x, y, 6.3f * wl_unit(&r));
     }
     cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
     return s;
@@ -1349,13 +1345,10 @@ static sepax_shapes *squares_in_one_band(void) {
     sepax_shapes *s = sepax_shapes_create(403);
     cr_assert(s);
     wl_rng r = {97};
-    uint32_t id;
     for (int i = 0; i < 403; i++) {
         int wall = i >= 400;
-        cr_assert_eq(sepax_shapes_add_box(s, wall ? 6.0f : 2.5f, wall ? 0.5f : 2.5f, &id),
-                     SEPAX_OK);
-        sepax_pose p = {{5.0f * wl_unit(&r), 5.0f * wl_unit(&r)}, sepax_rot(6.3f * wl_unit(&r))};
-        cr_assert_eq(sepax_shapes_set_poses(s, id, 1, &p), SEPAX_OK);
+        float x = 5.0f * wl_unit(&r), y = 5.0f * wl_unit(&r);
+        add_posed_box(s, wall ? 6.0f : 2.5f, wall ? 0.5f : 2.5f, x, y, 6.3f * wl_unit(&r));
     }
     cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
     return s;
