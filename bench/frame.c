@@ -17,10 +17,10 @@
  *                its count is the candidate pairs
  *   narrowphase  sepax_find_contacts(SEPAX_TEST_OVERLAP, SEPAX_UPDATE_NONE) minus the
  *                broadphase run
- *   frame        sepax_find_contacts_posed(the poses, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_FRAME):
- *                the whole frame in one call, the poses' check and store and the update
- *                split over the threads too (and without the rows only the range queries
- *                read; with --update all, SEPAX_UPDATE_ALL: with them; with --update lazy,
+ *   frame        sepax_find_contacts_posed(the poses, SEPAX_TEST_OVERLAP, 0,
+ * sepax_shapes_count(SEPAX_TEST_OVERLAP), SEPAX_UPDATE_FRAME): the whole frame in one call, the
+ * poses' check and store and the update split over the threads too (and without the rows only the
+ * range queries read; with --update all, SEPAX_UPDATE_ALL: with them; with --update lazy,
  *                SEPAX_UPDATE_LAZY: every bound, then only the candidate pairs' records);
  *                with --poses set, sepax_shapes_set_poses (serial) + sepax_find_contacts
  * and the one-call frame's phases as sepax_broadphase_stats times them (update, grid build,
@@ -133,7 +133,8 @@ static sepax_status find(config *c, sepax_shapes *store, const sepax_pose *poses
                          int update, float cell, outbuf *out, size_t *count) {
     sepax_frame_options o = {test, 0.0f, cell, update};
     sepax_contacts dst = {out->pairs, NULL, NULL, out->cap};
-    return poses ? sepax_find_contacts_posed(c->bp, store, poses, &o, &dst, count)
+    return poses ? sepax_find_contacts_posed(c->bp, store, 0, sepax_shapes_count(store), poses, &o,
+                                             &dst, count)
                  : sepax_find_contacts(c->bp, store, &o, &dst, count);
 }
 

@@ -767,19 +767,22 @@ SEPAX_API sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *s
                                            const sepax_frame_options *options,
                                            const sepax_contacts *out, size_t *count);
 
-/// sepax_shapes_set_poses(store, 0, n, poses) then sepax_find_contacts in one call, for the
-/// n shapes of the store (poses[i] for shape index i), with the poses checked, then
-/// transposed into the store, by the frame's threads in the update's shares, where
-/// sepax_shapes_set_poses is one serial pass on the calling thread. Same results, bits and
-/// order as the two calls, and the same store after. All or nothing: when a pose breaks the
-/// rules of sepax_shapes_set_poses, the call returns the status that call would (the first
-/// bad pose in index order), with the store, the broadphase's grid, `out` and *count untouched.
-/// With SEPAX_UPDATE_NONE the poses are stored and nothing else is recomputed, as after
-/// sepax_shapes_set_poses. Errors: those of sepax_find_contacts, checked first; then
-/// SEPAX_ERR_NULL (poses, when the store has shapes), SEPAX_ERR_MISALIGNED (poses), and the
+/// sepax_shapes_set_poses(store, first, pose_count, poses) then sepax_find_contacts in one
+/// call: poses[i] for shape index first + i, checked, then transposed into the store by the
+/// frame's threads in the update's shares, where sepax_shapes_set_poses is one serial pass on
+/// the calling thread. A level's walls kept first in the store need not be sent again: pass
+/// first = the walls' count and the rest. Same results, bits and order as the two calls, and
+/// the same store after. All or nothing: when a pose breaks the rules of
+/// sepax_shapes_set_poses, the call returns the status that call would (the first bad pose in
+/// index order), with the store, the broadphase's grid, `out` and *count untouched. With
+/// SEPAX_UPDATE_NONE the poses are stored and nothing else is recomputed, as after
+/// sepax_shapes_set_poses. Errors: those of sepax_find_contacts, checked first; then those of
+/// sepax_shapes_set_poses in its order: SEPAX_ERR_BAD_ID (first + pose_count past the store's
+/// count), SEPAX_ERR_NULL (poses, when pose_count > 0), SEPAX_ERR_MISALIGNED (poses), and the
 /// poses' NONFINITE / RANGE / BAD_POSE. Once the poses are stored, a later SEPAX_ERR_CAPACITY
 /// or SEPAX_ERR_NOMEM leaves them (and the update) in the store, as the two calls would.
 SEPAX_API sepax_status sepax_find_contacts_posed(sepax_broadphase *bp, sepax_shapes *store,
+                                                 uint32_t first, size_t pose_count,
                                                  const sepax_pose *poses,
                                                  const sepax_frame_options *options,
                                                  const sepax_contacts *out, size_t *count);

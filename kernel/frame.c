@@ -127,34 +127,49 @@ static void update_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
  * task stores one (all or nothing: a flag any task may raise), then each stores its share, a
  * pass before the update's. Storing each task's poses just before its update read them was
  * slower, on one thread slower than the serial sepax_shapes_set_poses (docs/performance.md). */
+/* The poses of shapes first .. end-1 (poses[0] for shape first), in tasks of the update's
+ * shares: task i holds the shapes of [i, i + 1) * POSE_TASK_SHAPES from the share that holds
+ * `first`, clipped to the range, so that no two tasks write one block of the store's poses. */
 typedef struct poses_ctx {
     sepax_shapes *store;
     const sepax_kernel *k;
     const sepax_pose *poses;
+    uint32_t first, end, base; /* base: the first task's share's first shape */
     _Atomic int bad;
 } poses_ctx;
 
 enum { POSE_TASK_SHAPES = BP_UPDATE_BLOCKS * SEPAX_BLOCK_LANES };
 
-static uint32_t task_shapes(const poses_ctx *c, uint32_t task) {
-    uint32_t left = c->store->count - task * POSE_TASK_SHAPES;
-    return left < POSE_TASK_SHAPES ? left : POSE_TASK_SHAPES;
+static uint32_t pose_tasks(const poses_ctx *c) {
+    return (uint32_t)(((size_t)c->end - c->base + POSE_TASK_SHAPES - 1) / POSE_TASK_SHAPES);
+}
+
+/* task i's shapes: from *at, how many */
+static uint32_t task_shapes(const poses_ctx *c, uint32_t task, uint32_t *at) {
+    uint32_t lo = c->base + task * POSE_TASK_SHAPES,
+             hi = c->end - lo < POSE_TASK_SHAPES ? c->end : lo + POSE_TASK_SHAPES;
+    lo = lo > c->first ? lo : c->first;
+    *at = lo;
+    return hi - lo;
 }
 
 static void check_poses_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
     (void)worker;
     poses_ctx *c = ctx;
-    for (uint32_t i = begin; i < end; i++)
-        if (!c->k->poses_valid(c->poses + i * POSE_TASK_SHAPES, task_shapes(c, i)))
+    for (uint32_t i = begin; i < end; i++) {
+        uint32_t at, n = task_shapes(c, i, &at);
+        if (!c->k->poses_valid(c->poses + (at - c->first), n))
             atomic_store_explicit(&c->bad, 1, memory_order_relaxed);
+    }
 }
 
 static void store_poses_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
     (void)worker;
     poses_ctx *c = ctx;
-    for (uint32_t i = begin; i < end; i++)
-        sepax_poses_put(c->store, c->k, i * POSE_TASK_SHAPES, task_shapes(c, i),
-                        c->poses + i * POSE_TASK_SHAPES);
+    for (uint32_t i = begin; i < end; i++) {
+        uint32_t at, n = task_shapes(c, i, &at);
+        sepax_poses_put(c->store, c->k, at, n, c->poses + (at - c->first));
+    }
 }
 
 /* A lazy frame's pairing before the test: no results, only each candidate's two blocks
@@ -729,22 +744,21 @@ static int lazy_records(sepax_broadphase *bp, frame_ctx *f, uint32_t nchunks) {
     return 1;
 }
 
-static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int posed,
-                                  const sepax_pose *poses, const sepax_frame_options *options,
-                                  const sepax_contacts *out, size_t *count) {
+static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, uint32_t first,
+                                  size_t pose_count, const sepax_pose *poses,
+                                  const sepax_frame_options *options, const sepax_contacts *out,
+                                  size_t *count) {
     float margin;
     sepax_status st = check_frame(bp, store, options, out, count, &margin);
     /* every error of sepax_find_contacts (the backend's too) before the poses' (sepax.h) */
     const sepax_kernel *k = NULL;
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
-    /* as set_poses: with no shapes, no pose is read, so the pointer may be anything */
-    if (st == SEPAX_OK && posed && store->count) {
-        if (!poses)
-            st = SEPAX_ERR_NULL;
-        else if (MISALIGNED(poses, sepax_pose))
-            st = SEPAX_ERR_MISALIGNED;
-    }
     if (st != SEPAX_OK) return st;
+    /* then set_poses' checks in its order; no poses are read when there are none */
+    if (first > store->count || pose_count > (size_t)(store->count - first))
+        return SEPAX_ERR_BAD_ID;
+    if (pose_count && !poses) return SEPAX_ERR_NULL;
+    if (pose_count && MISALIGNED(poses, sepax_pose)) return SEPAX_ERR_MISALIGNED;
     /* A lazy frame pairs twice. Where the last frame on this broadphase found more candidate
      * pairs than an eighth of the shapes, the second pairing costs more than the records it
      * spares (particles 100k: 18.8 ms a frame against 8.9), so every record is written as by
@@ -757,14 +771,16 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, int
     frame_ctx f = {bp, store, k, options->test, margin, write, NULL};
     uint64_t t0 = sepax_clock_ns(), t1 = t0;
     uint32_t tasks = chunks_of(chunks_of(store->count, SEPAX_BLOCK_LANES), BP_UPDATE_BLOCKS);
-    if (posed && store->count) {
-        poses_ctx c = {store, k, poses, 0};
-        sepax_bp_for_shapes(bp, store->count, check_poses_task, tasks, &c);
+    if (pose_count) {
+        uint32_t end = first + (uint32_t)pose_count;
+        poses_ctx c = {store, k, poses, first, end, first / POSE_TASK_SHAPES * POSE_TASK_SHAPES, 0};
+        uint32_t ptasks = pose_tasks(&c);
+        sepax_bp_for_shapes(bp, (uint32_t)pose_count, check_poses_task, ptasks, &c);
         if (atomic_load_explicit(&c.bad, memory_order_relaxed)) { /* as set_poses */
-            st = sepax_poses_first_bad(poses, store->count);
+            st = sepax_poses_first_bad(poses, pose_count);
             if (st != SEPAX_OK) return st;
         }
-        sepax_bp_for_shapes(bp, store->count, store_poses_task, tasks, &c);
+        sepax_bp_for_shapes(bp, (uint32_t)pose_count, store_poses_task, ptasks, &c);
         t1 = sepax_clock_ns();
     }
     if (options->update != SEPAX_UPDATE_NONE) {
@@ -864,16 +880,17 @@ sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                  const sepax_frame_options *options, const sepax_contacts *out,
                                  size_t *count) {
     if (bp) memset(bp->phase_ns, 0, sizeof bp->phase_ns);
-    sepax_status st = find_contacts(bp, store, 0, NULL, options, out, count);
+    sepax_status st = find_contacts(bp, store, 0, 0, NULL, options, out, count);
     if (bp) sepax_pool_rest(bp->pool);
     return st;
 }
 
-sepax_status sepax_find_contacts_posed(sepax_broadphase *bp, sepax_shapes *store,
-                                       const sepax_pose *poses, const sepax_frame_options *options,
+sepax_status sepax_find_contacts_posed(sepax_broadphase *bp, sepax_shapes *store, uint32_t first,
+                                       size_t pose_count, const sepax_pose *poses,
+                                       const sepax_frame_options *options,
                                        const sepax_contacts *out, size_t *count) {
     if (bp) memset(bp->phase_ns, 0, sizeof bp->phase_ns);
-    sepax_status st = find_contacts(bp, store, 1, poses, options, out, count);
+    sepax_status st = find_contacts(bp, store, first, pose_count, poses, options, out, count);
     if (bp) sepax_pool_rest(bp->pool);
     return st;
 }

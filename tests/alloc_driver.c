@@ -249,10 +249,12 @@ int main(void) {
             for (uint32_t i = 0; i < nshapes; i++)
                 sepax_shapes_get_pose(store, sepax_shapes_id(store, i), &now[i]);
             sepax_frame_options po = {SEPAX_TEST_COLLIDE, 0.0f, 0.0f, SEPAX_UPDATE_FRAME};
-            if (sepax_find_contacts_posed(bp, store, now, &po, &out, &count) != SEPAX_OK)
+            if (sepax_find_contacts_posed(bp, store, 0, sepax_shapes_count(store), now, &po, &out,
+                                          &count) != SEPAX_OK)
                 failures++;
             NO_ALLOC("sepax_find_contacts_posed, steady",
-                     sepax_find_contacts_posed(bp, store, now, &po, &out, &count));
+                     sepax_find_contacts_posed(bp, store, 0, sepax_shapes_count(store), now, &po,
+                                               &out, &count));
             free(now);
             NO_ALLOC("sepax_broadphase_query_aabb",
                      sepax_broadphase_query_aabb(bp, store, box, ids, 256, &count));

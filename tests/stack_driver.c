@@ -194,8 +194,10 @@ static sepax_status frame(world *w, const sepax_scheduler *sched, const sepax_po
     sepax_frame_options o = {test, 0.05f, 0.0f, update};
     sepax_contacts out = {w->frame_pairs, w->frame_hits, w->frame_man, w->frame_cap};
     size_t count = 0;
-    sepax_status st = poses ? sepax_find_contacts_posed(bp, w->store, poses, &o, &out, &count)
-                            : sepax_find_contacts(bp, w->store, &o, &out, &count);
+    sepax_status st = poses
+                          ? sepax_find_contacts_posed(bp, w->store, 0, sepax_shapes_count(w->store),
+                                                      poses, &o, &out, &count)
+                          : sepax_find_contacts(bp, w->store, &o, &out, &count);
     sepax_broadphase_destroy(bp);
     return st;
 }

@@ -94,9 +94,11 @@ Test(backend, posed_frame_refuses_the_backend_before_the_poses) {
     sepax_frame_options o = {.test = SEPAX_TEST_OVERLAP};
     size_t count = 12345;
     cr_expect_eq(sepax_find_contacts(bp, s, &o, &out, &count), SEPAX_ERR_BAD_BACKEND);
-    cr_expect_eq(sepax_find_contacts_posed(bp, s, NULL, &o, &out, &count), SEPAX_ERR_BAD_BACKEND);
+    cr_expect_eq(sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), NULL, &o, &out, &count),
+                 SEPAX_ERR_BAD_BACKEND);
     sepax_pose *skew = (sepax_pose *)(void *)((char *)pairs + 1);
-    cr_expect_eq(sepax_find_contacts_posed(bp, s, skew, &o, &out, &count), SEPAX_ERR_BAD_BACKEND);
+    cr_expect_eq(sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), skew, &o, &out, &count),
+                 SEPAX_ERR_BAD_BACKEND);
     cr_expect(count == 12345, "count written on error");
     for (size_t i = 0; i < sizeof pairs; i++)
         cr_expect_eq(((unsigned char *)pairs)[i], 0x5a, "a refused frame wrote its output");

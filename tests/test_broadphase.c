@@ -619,9 +619,13 @@ Test(broadphase, posed_frame_equals_set_poses_then_frame) {
                                 calloc(cap, sizeof(sepax_manifold)), 0};
                 sepax_contacts ox = {x.pairs, x.hits, x.mans, cap},
                                oy = {y.pairs, y.hits, y.mans, cap};
-                cr_assert_eq(sepax_shapes_set_poses(a, 0, n, poses), SEPAX_OK);
+                /* round 1: a range from inside a block and a task's share to inside another
+                 * block, the shapes around it keeping their poses (a level's walls) */
+                uint32_t first = round ? 1003 : 0, many = round ? n - 1003 - 17 : n;
+                cr_assert_eq(sepax_shapes_set_poses(a, first, many, poses), SEPAX_OK);
                 cr_assert_eq(sepax_find_contacts(bpa, a, &o, &ox, &x.n), SEPAX_OK);
-                cr_assert_eq(sepax_find_contacts_posed(bpb, b, poses, &o, &oy, &y.n), SEPAX_OK);
+                cr_assert_eq(sepax_find_contacts_posed(bpb, b, first, many, poses, &o, &oy, &y.n),
+                             SEPAX_OK);
                 char what[64];
                 snprintf(what, sizeof what, "update %d, round %d, %u threads", update, round,
                          threads);
@@ -688,8 +692,9 @@ Test(broadphase, posed_frame_refuses_a_bad_pose_whole) {
             memset(pairs, 0xA5, sizeof pairs);
             cr_assert_eq(sepax_shapes_set_poses(same, 0, n, probe), bad[k].st,
                          "set: pose %zu at %u", k, at[i]);
-            cr_assert_eq(sepax_find_contacts_posed(bp, s, probe, &o, &out, &count), bad[k].st,
-                         "pose %zu at %u", k, at[i]);
+            cr_assert_eq(
+                sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), probe, &o, &out, &count),
+                bad[k].st, "pose %zu at %u", k, at[i]);
             cr_assert_eq(count, 99, "count written on error");
             cr_assert(all_bytes(pairs, sizeof pairs, 0xA5), "results written on error");
         }
@@ -701,28 +706,65 @@ Test(broadphase, posed_frame_refuses_a_bad_pose_whole) {
               "the grid changed");
     free(ids);
     free(ids_after);
+    /* in a range: the first bad pose of the range, at its index there */
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        uint32_t first = 1001, many = n - 1001 - 3;
+        memcpy(probe, poses, n * sizeof *poses);
+        probe[2047] = bad[k].pose; /* shape 3048: past a task's share, inside a block */
+        probe[many - 1] = bad[(k + 1) % 5].pose;
+        cr_assert_eq(sepax_shapes_set_poses(same, first, many, probe), bad[k].st);
+        cr_assert_eq(sepax_find_contacts_posed(bp, s, first, many, probe, &o, &out, &count),
+                     bad[k].st, "range, pose %zu", k);
+        cr_assert_eq(count, 99, "count written on error");
+    }
+    /* the range itself, as sepax_shapes_set_poses: past the end, then the pointer */
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, n + 1, 0, poses, &o, &out, &count),
+                 SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, 5, n, poses, &o, &out, &count), SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, 0, (size_t)n + 1, poses, &o, &out, &count),
+                 SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, 5, n, NULL, &o, &out, &count), SEPAX_ERR_BAD_ID,
+                 "the range before the pointer");
+    cr_assert_eq(count, 99, "count written on error");
     /* the pointer itself */
-    cr_assert_eq(sepax_find_contacts_posed(bp, s, NULL, &o, &out, &count), SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), NULL, &o, &out, &count),
+                 SEPAX_ERR_NULL);
     const sepax_pose *skew = (const sepax_pose *)(const void *)((const char *)poses + 2);
-    cr_assert_eq(sepax_find_contacts_posed(bp, s, skew, &o, &out, &count), SEPAX_ERR_MISALIGNED);
-    cr_assert_eq(sepax_find_contacts_posed(NULL, s, poses, &o, &out, &count), SEPAX_ERR_NULL);
-    cr_assert_eq(sepax_find_contacts_posed(bp, s, poses, &o, &out, NULL), SEPAX_ERR_NULL);
-    size_t *skew_count = (size_t *)(void *)((char *)&count + 1);
-    cr_assert_eq(sepax_find_contacts_posed(bp, s, poses, &o, &out, skew_count),
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), skew, &o, &out, &count),
                  SEPAX_ERR_MISALIGNED);
+    cr_assert_eq(
+        sepax_find_contacts_posed(NULL, s, 0, sepax_shapes_count(s), poses, &o, &out, &count),
+        SEPAX_ERR_NULL);
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), poses, &o, &out, NULL),
+                 SEPAX_ERR_NULL);
+    size_t *skew_count = (size_t *)(void *)((char *)&count + 1);
+    cr_assert_eq(
+        sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), poses, &o, &out, skew_count),
+        SEPAX_ERR_MISALIGNED);
     sepax_frame_options worse = o;
     worse.update = -1;
-    cr_assert_eq(sepax_find_contacts_posed(bp, s, NULL, &worse, &out, &count), SEPAX_ERR_BAD_OPTION,
-                 "the frame's own errors come first");
+    cr_assert_eq(
+        sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), NULL, &worse, &out, &count),
+        SEPAX_ERR_BAD_OPTION, "the frame's own errors come first");
     cr_assert_eq(count, 99, "count written on error");
     expect_same_world(s, same, "after the refusals");
+    /* no poses read when none are given: any pointer, with shapes or none */
+    sepax_contacts many_out = {all, NULL, NULL, (size_t)n * 8};
+    cr_assert_eq(sepax_find_contacts_posed(bp, s, 7, 0, NULL, &o, &many_out, &count), SEPAX_OK);
+    cr_assert_eq(count, found, "no poses: the frame of the store as it is");
+    count = 99;
+    expect_same_world(s, same, "after a frame of no poses");
     /* an empty store reads no poses: any pointer, as sepax_shapes_set_poses with n == 0 */
     sepax_shapes *none = sepax_shapes_create(4);
-    cr_assert_eq(sepax_find_contacts_posed(bp, none, NULL, &o, &out, &count), SEPAX_OK);
+    cr_assert_eq(
+        sepax_find_contacts_posed(bp, none, 0, sepax_shapes_count(none), NULL, &o, &out, &count),
+        SEPAX_OK);
     cr_assert_eq(count, 0);
     count = 99;
     cr_assert_eq(sepax_shapes_set_poses(none, 0, 0, skew), SEPAX_OK);
-    cr_assert_eq(sepax_find_contacts_posed(bp, none, skew, &o, &out, &count), SEPAX_OK);
+    cr_assert_eq(
+        sepax_find_contacts_posed(bp, none, 0, sepax_shapes_count(none), skew, &o, &out, &count),
+        SEPAX_OK);
     cr_assert_eq(count, 0);
     sepax_shapes_destroy(none);
     free(all);
@@ -2051,7 +2093,9 @@ Test(broadphase, no_empty_task_calls) {
                           "test %d update %d: %s", test, u, sepax_status_str(got));
                 if (!st) {
                     cr_assert_eq(count, got == SEPAX_OK ? 0u : 7u);
-                    cr_assert_eq(sepax_find_contacts_posed(bp, s, poses, &o, &out, &count), got);
+                    cr_assert_eq(sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), poses,
+                                                           &o, &out, &count),
+                                 got);
                 }
             }
         cr_assert_eq(sepax_broadphase_build(bp, s, 0.0f), SEPAX_OK);

@@ -1537,7 +1537,8 @@ Test(contract, misaligned_one_inputs) {
     FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts(bp, store, &fo, fout_skew, &n));
     sepax_pose poses[NFIX];
     for (uint32_t i = 0; i < NFIX; i++) cr_assert(sepax_shapes_get_pose(store, i, &poses[i]) == 0);
-    FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts_posed(bp, store, poses, fo_skew, &fout, &n));
+    FAILS(SEPAX_ERR_MISALIGNED, sepax_find_contacts_posed(bp, store, 0, sepax_shapes_count(store),
+                                                          poses, fo_skew, &fout, &n));
     cr_expect(n == 12345, "a refused call wrote *count");
     cr_expect(all_marked(qids, sizeof qids) && all_marked(qrh, sizeof qrh) &&
                   all_marked(fp, sizeof fp),

@@ -152,8 +152,9 @@ static sepax_status run_frame(sepax_broadphase *bp, sepax_shapes *s, const sepax
     memset(r, FUZZ_MARK, sizeof *r);
     sepax_contacts out = {r->pairs, r->hits, r->mans, cap};
     size_t count = 12345;
-    sepax_status st = poses ? sepax_find_contacts_posed(bp, s, poses, o, &out, &count)
-                            : sepax_find_contacts(bp, s, o, &out, &count);
+    sepax_status st =
+        poses ? sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), poses, o, &out, &count)
+              : sepax_find_contacts(bp, s, o, &out, &count);
     if (st != SEPAX_OK && st != SEPAX_ERR_CAPACITY && count != 12345)
         fuzz_fail("frame: count written on error");
     if (!untouched_past(r, o->test, st == SEPAX_OK ? count : 0))
@@ -193,7 +194,8 @@ static void refuse_bad_pose(sepax_broadphase *bp, sepax_shapes *s, const sepax_f
     memset(&r, FUZZ_MARK, sizeof r);
     sepax_contacts out = {r.pairs, r.hits, r.mans, ROOM - 8};
     size_t count = 12345;
-    if (sepax_find_contacts_posed(bp, s, bad, o, &out, &count) != want[how % 4])
+    if (sepax_find_contacts_posed(bp, s, 0, sepax_shapes_count(s), bad, o, &out, &count) !=
+        want[how % 4])
         fuzz_fail("posed frame: a bad pose not refused as sepax_shapes_set_poses refuses it");
     if (count != 12345 || !untouched_past(&r, o->test, 0)) fuzz_fail("posed frame: wrote on error");
     for (uint32_t i = 0; i < n; i++) {
