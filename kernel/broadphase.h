@@ -104,7 +104,8 @@ struct sepax_broadphase {
      * bands of their lower y, band b at sorted positions band_start[b] .. band_start[b+1]-1,
      * each band by lower x; then the huge ones, band_start[nbands] .. n-1, by lower x. Band
      * of y: floor((y - band_y0) * band_inv), clamped to 0 .. nbands-1; a band is at least
-     * 2 * band_t high. Below BP_BAND_MIN large shapes: one band, band_t = +Inf. */
+     * 2 * band_t high. Below BP_BAND_MIN large shapes, a crowd in x below band_crowd, or
+     * medium shapes within one band's height: one band, no huge, band_t = +Inf. */
     uint32_t nbands;
     double band_crowd; /* BP_BAND_CROWD; the tests set 0 to cut every list of BP_BAND_MIN */
     float band_t;
