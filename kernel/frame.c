@@ -123,13 +123,13 @@ static void update_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx
         f->k->update(f->store, i * BP_UPDATE_BLOCKS, BP_UPDATE_BLOCKS, f->write);
 }
 
-/* The poses a frame is given, cut as the update is: every task checks its share before any
- * task stores one (all or nothing: a flag any task may raise), then each stores its share, a
- * pass before the update's. Storing each task's poses just before its update read them was
- * slower, on one thread slower than the serial sepax_shapes_set_poses (docs/performance.md). */
-/* The poses of shapes first .. end-1 (poses[0] for shape first), in tasks of the update's
- * shares: task i holds the shapes of [i, i + 1) * POSE_TASK_SHAPES from the share that holds
- * `first`, clipped to the range, so that no two tasks write one block of the store's poses. */
+/* The poses a frame is given, for shapes first .. end-1 (poses[0] for shape first), cut as
+ * the update is: task i holds the shapes of [i, i + 1) * POSE_TASK_SHAPES from the share that
+ * holds `first`, clipped to the range, so that no two tasks write one block of the store's
+ * poses. Every task checks its share before any task stores one (all or nothing: a flag any
+ * task may raise), then each stores its share, a pass before the update's. Storing each
+ * task's poses just before its update read them was slower, on one thread slower than the
+ * serial sepax_shapes_set_poses (docs/performance.md). */
 typedef struct poses_ctx {
     sepax_shapes *store;
     const sepax_kernel *k;

@@ -144,6 +144,17 @@ enum { SEPAX_AXIS_B = SEPAX_MAX_VERTS, SEPAX_AXIS_VERTICES = 2 * SEPAX_MAX_VERTS
  * SEPAX_ERR_RANGE when it is not a margin a query takes. */
 sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin);
 
+/* A query's options (NULL: none): the margin as sepax_margin_of, which must be 0 where the
+ * query takes none (no_margin: SEPAX_ERR_BAD_OPTION), and the scratch into *work, NULL when
+ * there is none, else aligned (SEPAX_ERR_MISALIGNED) and large enough (SEPAX_ERR_BAD_OPTION).
+ * The library's queries and the reference's (sepax_ref.h keeps the same contract) share it. */
+sepax_status sepax_options_of(const sepax_query_options *opt, int no_margin, float *margin,
+                              void **work);
+
+/* SEPAX_ERR_BAD_OPTION when the scratch at work (its first SEPAX_SCRATCH_BYTES, all a call
+ * uses) and a buffer of `bytes` at buf (NULL: none) share a byte */
+sepax_status sepax_scratch_apart(const void *work, const void *buf, size_t bytes);
+
 /* A ray's numbers checked as sepax_raycast checks them. */
 sepax_status sepax_ray_check(const sepax_ray *r);
 /* The first of rays[0 .. n-1] that fails it: its status, else SEPAX_OK. */

@@ -55,8 +55,8 @@ sepax_status sepax_margin_of(const sepax_query_options *opt, float *margin) {
 /* A query's options: the margin (sepax_margin_of), 0 where the query takes none (`no_margin`:
  * SEPAX_ERR_BAD_OPTION), and the scratch, NULL when there is none, else aligned
  * (SEPAX_ERR_MISALIGNED) and large enough (SEPAX_ERR_BAD_OPTION). */
-static sepax_status options_of(const sepax_query_options *opt, int no_margin, float *margin,
-                               void **work) {
+sepax_status sepax_options_of(const sepax_query_options *opt, int no_margin, float *margin,
+                              void **work) {
     *work = NULL;
     sepax_status st = sepax_margin_of(opt, margin);
     if (st != SEPAX_OK || !opt) return st;
@@ -70,7 +70,7 @@ static sepax_status options_of(const sepax_query_options *opt, int no_margin, fl
 
 /* SEPAX_ERR_BAD_OPTION when the scratch at work (the SEPAX_SCRATCH_BYTES a call uses) and a
  * buffer of the call (NULL: none) share a byte */
-static sepax_status apart(const void *work, const void *buf, size_t bytes) {
+sepax_status sepax_scratch_apart(const void *work, const void *buf, size_t bytes) {
     if (!work || !buf || bytes == 0) return SEPAX_OK;
     uintptr_t w = (uintptr_t)work, b = (uintptr_t)buf;
     return w < b + bytes && b < w + SEPAX_SCRATCH_BYTES ? SEPAX_ERR_BAD_OPTION : SEPAX_OK;
@@ -81,13 +81,13 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
                                 const sepax_query_options *opt, int no_margin, float *margin,
                                 void **work) {
     if (!store) return SEPAX_ERR_NULL;
-    sepax_status st = options_of(opt, no_margin, margin, work);
+    sepax_status st = sepax_options_of(opt, no_margin, margin, work);
     if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
     if (MISALIGNED(pairs, sepax_pair) || (uintptr_t)out % out_align) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
-    if ((st = apart(*work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
-        (st = apart(*work, out, n * out_size)) != SEPAX_OK)
+    if ((st = sepax_scratch_apart(*work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
+        (st = sepax_scratch_apart(*work, out, n * out_size)) != SEPAX_OK)
         return st;
     if (!all_live(store, pairs, n)) return first_bad_id(store, pairs, n);
     return SEPAX_OK;
@@ -206,8 +206,9 @@ sepax_status sepax_sweep_opt(const sepax_shapes *store, const sepax_pair *pairs,
                                   options, 1, &margin, &work);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
-    if (st == SEPAX_OK && n && (st = apart(work, velocity_a, n * sizeof *velocity_a)) == SEPAX_OK)
-        st = apart(work, velocity_b, n * sizeof *velocity_b);
+    if (st == SEPAX_OK && n &&
+        (st = sepax_scratch_apart(work, velocity_a, n * sizeof *velocity_a)) == SEPAX_OK)
+        st = sepax_scratch_apart(work, velocity_b, n * sizeof *velocity_b);
     st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK && n) k->sweep(store, pairs, n, velocity_a, velocity_b, out, work);
@@ -261,14 +262,14 @@ sepax_status sepax_overlap_one_opt(const sepax_shapes *store, uint32_t probe, ui
     if (!store) return SEPAX_ERR_NULL;
     float margin;
     void *work;
-    sepax_status st = options_of(options, 0, &margin, &work);
+    sepax_status st = sepax_options_of(options, 0, &margin, &work);
     if (st == SEPAX_OK) st = sepax_check_id(store, probe);
     if (st != SEPAX_OK) return st;
     uint32_t total = store->count;
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!hit) return SEPAX_ERR_NULL;
-    if ((st = apart(work, hit, count)) != SEPAX_OK) return st;
+    if ((st = sepax_scratch_apart(work, hit, count)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);
@@ -347,7 +348,7 @@ sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
     if (!store) return SEPAX_ERR_NULL;
     float margin;
     void *work;
-    sepax_status checked = options_of(options, 1, &margin, &work);
+    sepax_status checked = sepax_options_of(options, 1, &margin, &work);
     if (checked != SEPAX_OK) return checked;
     if (n == 0) return SEPAX_OK;
     if (!rays || !shapes || !out) return SEPAX_ERR_NULL;
@@ -355,9 +356,9 @@ sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
         MISALIGNED(out, sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
-    if ((checked = apart(work, rays, n * sizeof *rays)) != SEPAX_OK ||
-        (checked = apart(work, shapes, n * sizeof *shapes)) != SEPAX_OK ||
-        (checked = apart(work, out, n * sizeof *out)) != SEPAX_OK)
+    if ((checked = sepax_scratch_apart(work, rays, n * sizeof *rays)) != SEPAX_OK ||
+        (checked = sepax_scratch_apart(work, shapes, n * sizeof *shapes)) != SEPAX_OK ||
+        (checked = sepax_scratch_apart(work, out, n * sizeof *out)) != SEPAX_OK)
         return checked;
     /* branch-free scans first; the first bad entry's status only when one fails */
     if (!ids_live(store, shapes, n)) {

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "kernel.h"
 #include "misaligned.h"
 #include "reference.h"
 
@@ -171,31 +172,6 @@ static int pair_hits(const sepax_shape_view *a, const sepax_shape_view *b, float
     return 1;
 }
 
-/* The options as the library checks them (sepax.h): aligned, the margin finite and in range,
- * and a scratch, when given, aligned and large enough. The reference uses no scratch, but it
- * refuses what the library refuses, and *work says where it is for the overlap checks. */
-static sepax_status get_options(const sepax_query_options *opt, float *margin, const void **work) {
-    *margin = 0.0f;
-    *work = NULL;
-    if (!opt) return SEPAX_OK;
-    if (MISALIGNED(opt, sepax_query_options)) return SEPAX_ERR_MISALIGNED;
-    if (!isfinite(opt->margin)) return SEPAX_ERR_NONFINITE;
-    if (fabsf(opt->margin) > SEPAX_COORD_LIMIT) return SEPAX_ERR_RANGE;
-    *margin = opt->margin + 0.0f;
-    if (!opt->scratch) return SEPAX_OK;
-    if ((uintptr_t)opt->scratch % SEPAX_SCRATCH_ALIGN) return SEPAX_ERR_MISALIGNED;
-    if (opt->scratch_bytes < SEPAX_SCRATCH_BYTES) return SEPAX_ERR_BAD_OPTION;
-    *work = opt->scratch;
-    return SEPAX_OK;
-}
-
-/* SEPAX_ERR_BAD_OPTION when the scratch's first SEPAX_SCRATCH_BYTES and a buffer overlap */
-static sepax_status scratch_apart(const void *work, const void *buf, size_t bytes) {
-    if (!work || !buf || bytes == 0) return SEPAX_OK;
-    uintptr_t w = (uintptr_t)work, b = (uintptr_t)buf;
-    return w < b + bytes && b < w + SEPAX_SCRATCH_BYTES ? SEPAX_ERR_BAD_OPTION : SEPAX_OK;
-}
-
 sepax_status sepax_ref_world_current(const sepax_shapes *store) {
     sepax_shape_view v;
     if (sepax_shapes_count(store) == 0) return SEPAX_OK;
@@ -208,14 +184,14 @@ sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *
                                    const void *out, size_t out_size, size_t out_align,
                                    const sepax_query_options *opt, float *margin) {
     if (!store) return SEPAX_ERR_NULL;
-    const void *work;
-    sepax_status st = get_options(opt, margin, &work);
+    void *work; /* the options' checks are the library's (kernel.h): the same contract */
+    sepax_status st = sepax_options_of(opt, 0, margin, &work);
     if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
     if (MISALIGNED(pairs, sepax_pair) || (uintptr_t)out % out_align) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
-    if ((st = scratch_apart(work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
-        (st = scratch_apart(work, out, n * out_size)) != SEPAX_OK)
+    if ((st = sepax_scratch_apart(work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
+        (st = sepax_scratch_apart(work, out, n * out_size)) != SEPAX_OK)
         return st;
     uint32_t count = sepax_shapes_count(store);
     for (size_t i = 0; i < n; i++) { /* an id is live when it is the id at its index */
@@ -272,17 +248,17 @@ sepax_status sepax_ref_overlap_one_opt(const sepax_shapes *store, uint32_t probe
                                        uint8_t *hit) {
     if (!store) return SEPAX_ERR_NULL;
     float margin;
-    const void *work;
+    void *work;
     sepax_shape_view a, b;
     sepax_aabb box; /* the probe's id status, without reading its record */
-    sepax_status st = get_options(options, &margin, &work);
+    sepax_status st = sepax_options_of(options, 0, &margin, &work);
     if (st == SEPAX_OK) st = sepax_shapes_aabb(store, probe, &box);
     if (st != SEPAX_OK) return st;
     uint32_t total = sepax_shapes_count(store);
     if (first > total || count > (size_t)(total - first)) return SEPAX_ERR_BAD_ID;
     if (count == 0) return SEPAX_OK;
     if (!hit) return SEPAX_ERR_NULL;
-    if ((st = scratch_apart(work, hit, count)) != SEPAX_OK) return st;
+    if ((st = sepax_scratch_apart(work, hit, count)) != SEPAX_OK) return st;
     if ((st = sepax_shapes_view(store, probe, &a)) != SEPAX_OK) return st;
     for (size_t k = 0; k < count; k++) {
         sepax_shapes_view(store, sepax_shapes_id(store, first + (uint32_t)k), &b);
