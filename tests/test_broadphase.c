@@ -1425,6 +1425,9 @@ Test(broadphase, large_shapes_crowded_in_x_pair_by_bands) {
             cr_assert(bp->nbands >= scenes[k].nbands_least && bp->nbands <= scenes[k].nbands_most,
                       "%s: %u bands", name, bp->nbands);
             cr_assert_eq(huge, scenes[k].huge, "%s: %u huge", name, huge);
+            if (threads == 1) /* shown with --verbose (README, "Bands") */
+                cr_log_info("%s: %u bands, %u huge, %.1f positions read a large shape", name,
+                            bp->nbands, huge, (double)bp->large_scanned / large);
             cr_expect(bp->large_scanned <= scenes[k].scan_most * large,
                       "%s, threads %u: the large owners read %zu positions of the large list, "
                       "more than %zu a large shape",
