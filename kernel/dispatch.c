@@ -12,29 +12,38 @@
 #ifdef SEPAX_HAVE_AVX512
 #include <cpuid.h>
 
-/* An AMD CPU of family 19h: with AVX-512 (which the caller checks), a Zen 4, which runs
- * each 512-bit operation as two 256-bit halves; the family's others (Zen 3, 3+) have no
- * AVX-512. */
-static int zen4_cpuid(void) {
+/* The family of an AMD CPU, 0 for any other. With AVX-512 (which the caller checks),
+ * family 19h is a Zen 4, which runs each 512-bit operation as two 256-bit halves (the
+ * family's others, Zen 3 and 3+, have no AVX-512), and 1Ah a Zen 5. */
+static unsigned amd_family_cpuid(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
     /* "AuthenticAMD" in ebx, edx, ecx */
     if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u) return 0;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
-    unsigned family = ((a >> 8) & 0xfu) + ((a >> 20) & 0xffu);
-    return family == 0x19u;
+    return ((a >> 8) & 0xfu) + ((a >> 20) & 0xffu);
 }
 
 /* Asked once: each sepax_backend_available() call asks, and in a virtual machine cpuid
  * traps to the hypervisor. Racing first calls compute the same answer. */
-static int zen4(void) {
-    static _Atomic int known = -1;
-    int z = atomic_load_explicit(&known, memory_order_relaxed);
-    if (z < 0) {
-        z = zen4_cpuid();
-        atomic_store_explicit(&known, z, memory_order_relaxed);
+static unsigned amd_family(void) {
+    static _Atomic unsigned known = ~0u;
+    unsigned f = atomic_load_explicit(&known, memory_order_relaxed);
+    if (f == ~0u) {
+        f = amd_family_cpuid();
+        atomic_store_explicit(&known, f, memory_order_relaxed);
     }
-    return z;
+    return f;
+}
+
+/* The AVX-512 table for this CPU: the pair queries at 256 bits on a Zen 4; on a Zen 5 all
+ * but the overlap (sat_kernel.c says which is faster where); elsewhere (Intel) at 512. */
+static const sepax_kernel *avx512_table(void) {
+    switch (amd_family()) {
+    case 0x19u: return &sepax_kernel_avx512_256;
+    case 0x1Au: return &sepax_kernel_avx512_256_zen5;
+    default: return &sepax_kernel_avx512;
+    }
 }
 #endif
 
@@ -57,8 +66,8 @@ static const sepax_kernel *built(sepax_backend b) {
     case SEPAX_BACKEND_AVX2: return &sepax_kernel_avx2;
 #endif
 #ifdef SEPAX_HAVE_AVX512
-    /* on a Zen 4 the pair queries at 256 bits (meson.build), the same bits either way */
-    case SEPAX_BACKEND_AVX512: return zen4() ? &sepax_kernel_avx512_256 : &sepax_kernel_avx512;
+    /* on AMD most pair queries at 256 bits (meson.build), the same bits either way */
+    case SEPAX_BACKEND_AVX512: return avx512_table();
 #endif
 #ifdef SEPAX_HAVE_NEON
     case SEPAX_BACKEND_NEON: return &sepax_kernel_neon;

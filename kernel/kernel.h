@@ -168,6 +168,9 @@ extern const sepax_kernel sepax_kernel_avx2;
 extern const sepax_kernel sepax_kernel_avx512;
 /* most of the AVX-512 copy's pair queries at 256 bits, the rest from sepax_kernel_avx512 */
 extern const sepax_kernel sepax_kernel_avx512_256;
+/* sepax_kernel_avx512_256 but for its overlap and raycast, which send some stores to
+ * sepax_kernel_avx512 (sat_kernel.c) */
+extern const sepax_kernel sepax_kernel_avx512_256_zen5;
 extern const sepax_kernel sepax_kernel_neon;
 
 /* The kernel queries go to, chosen on first use; an error when the

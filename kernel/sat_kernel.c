@@ -53,10 +53,13 @@
 
 typedef const sepax_poly_rec *rec_ptr;
 
-/* Three queries are named per copy, like its other files' functions: the AVX-512 copy at
+/* Five queries are named per copy, like its other files' functions: the AVX-512 copy at
  * 256 bits (SEPAX_KERNEL_WIDE, kernel/meson.build) takes the 512-bit copy's one-against-range
  * and range raycast, and its sweep for stores with curved shapes, whose lanes are the faster
- * ones for them on a Zen 4 (README, "AVX-512 at 256 bits"). */
+ * ones for them on a Zen 4 (README, "AVX-512 at 256 bits"); its table for a Zen 5 takes the
+ * 512-bit overlap and raycast too, for some stores (below). */
+#define kernel_overlap CAT(SEPAX_KERNEL_NAME, _overlap)
+#define kernel_raycast CAT(SEPAX_KERNEL_NAME, _raycast)
 #define kernel_sweep CAT(SEPAX_KERNEL_NAME, _sweep)
 #define kernel_overlap_one CAT(SEPAX_KERNEL_NAME, _overlap_one)
 #define kernel_raycast_range CAT(SEPAX_KERNEL_NAME, _raycast_range)
@@ -65,6 +68,10 @@ typedef const sepax_poly_rec *rec_ptr;
 #else
 #define WIDE_OR_OWN(f) CAT(SEPAX_KERNEL_NAME, f)
 #endif
+void WIDE_OR_OWN(_overlap)(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
+                           uint8_t *hit, void *work);
+void WIDE_OR_OWN(_raycast)(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
+                           size_t n, sepax_ray_hit *out, void *work);
 void WIDE_OR_OWN(_sweep)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                          const sepax_vec2 *va, const sepax_vec2 *vb, sepax_sweep_hit *out,
                          void *work);
@@ -1690,8 +1697,8 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
         sort_long(st, pairs, n, run, &table, job);
 }
 
-static void kernel_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
-                           uint8_t *hit, void *work) {
+void kernel_overlap(const sepax_shapes *st, const sepax_pair *pairs, size_t n, float margin,
+                    uint8_t *hit, void *work) {
     pair_job job = {margin, hit, NULL, NULL, NULL, NULL, NULL, work};
     run_pairs(st, pairs, n, QUERY_OVERLAP, &job);
 }
@@ -1843,8 +1850,8 @@ static NOINLINE void rays_on_stack_short(const sepax_shapes *st, const sepax_ray
     rays_with(st, rays, ids, n, out, idx, of, RAY_SHORT);
 }
 
-static void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
-                           size_t n, sepax_ray_hit *out, void *work) {
+void kernel_raycast(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids, size_t n,
+                    sepax_ray_hit *out, void *work) {
     if (work) {
         ray_work *w = work;
         rays_with(st, rays, ids, n, out, w->idx, w->of, RAY_CHUNK);
@@ -1972,23 +1979,52 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
 void CAT(SEPAX_KERNEL_FILES, _rot)(const float *angles, size_t n,
                                    sepax_rotation *out); /* rot_kernel.c */
 
-const sepax_kernel SEPAX_KERNEL_NAME = {
-    STR(SEPAX_KERNEL_NAME),
-    SEPAX_KERNEL_BACKEND,
-    kernel_overlap,
-    kernel_collide,
-    WIDE_OR_OWN(_overlap_one),
-    CAT(SEPAX_KERNEL_FILES, _update),
-    kernel_sweep,
-    kernel_raycast,
-    WIDE_OR_OWN(_raycast_range),
-    CAT(SEPAX_KERNEL_NAME, _contacts),
-    CAT(SEPAX_KERNEL_FILES, _box_run),
-    CAT(SEPAX_KERNEL_FILES, _box_cell),
-    CAT(SEPAX_KERNEL_FILES, _grid_boxes),
-    CAT(SEPAX_KERNEL_FILES, _grid_cells),
-    CAT(SEPAX_KERNEL_FILES, _grid_columns),
-    CAT(SEPAX_KERNEL_FILES, _poses_valid),
-    CAT(SEPAX_KERNEL_FILES, _poses_store),
-    CAT(SEPAX_KERNEL_FILES, _rot),
-};
+/* The table of this copy; for the copy at 256 bits, also a table for a Zen 5 (dispatch.c),
+ * where collide, manifold, all-sharp sweep and raycast are the faster at 256 bits (9.3
+ * against 11.0 ns a pair, 18.4 against 19.2, 12.3 against 16.5, 11.2 against 12.0) but an
+ * overlap of polygons or of circles alone at 512 (7.5 against 8.5, 1.17 against 1.34), and
+ * so are rays against circles alone (docs/performance.md, "A Zen 5 again"). */
+#define KERNEL_TABLE(name, overlap, raycast)                                                       \
+    const sepax_kernel name = {                                                                    \
+        STR(name),                                                                                 \
+        SEPAX_KERNEL_BACKEND,                                                                      \
+        overlap,                                                                                   \
+        kernel_collide,                                                                            \
+        WIDE_OR_OWN(_overlap_one),                                                                 \
+        CAT(SEPAX_KERNEL_FILES, _update),                                                          \
+        kernel_sweep,                                                                              \
+        raycast,                                                                                   \
+        WIDE_OR_OWN(_raycast_range),                                                               \
+        CAT(SEPAX_KERNEL_NAME, _contacts),                                                         \
+        CAT(SEPAX_KERNEL_FILES, _box_run),                                                         \
+        CAT(SEPAX_KERNEL_FILES, _box_cell),                                                        \
+        CAT(SEPAX_KERNEL_FILES, _grid_boxes),                                                      \
+        CAT(SEPAX_KERNEL_FILES, _grid_cells),                                                      \
+        CAT(SEPAX_KERNEL_FILES, _grid_columns),                                                    \
+        CAT(SEPAX_KERNEL_FILES, _poses_valid),                                                     \
+        CAT(SEPAX_KERNEL_FILES, _poses_store),                                                     \
+        CAT(SEPAX_KERNEL_FILES, _rot),                                                             \
+    }
+
+KERNEL_TABLE(SEPAX_KERNEL_NAME, kernel_overlap, kernel_raycast);
+#ifdef SEPAX_KERNEL_WIDE
+/* A store of one class (all sharp, or all circles) at 512 bits; a mixed one here, where it
+ * is the faster at 256 (8.2-8.4 against 8.5-9.3 ns a pair) */
+static void overlap_by_class(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                             float margin, uint8_t *hit, void *work) {
+    if (st->n_class[SEPAX_CLASS_SHARP] == st->count || st->n_class[SEPAX_CLASS_CIRCLE] == st->count)
+        WIDE_OR_OWN(_overlap)(st, pairs, n, margin, hit, work);
+    else
+        kernel_overlap(st, pairs, n, margin, hit, work);
+}
+/* Rays against a store of circles alone at 512 bits (9.7 against 10.2 ns a ray), the rest
+ * here (11.1 against 12.0 for polygons, 14.6 against 15.3 for mixed kinds) */
+static void raycast_by_class(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
+                             size_t n, sepax_ray_hit *out, void *work) {
+    if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count)
+        WIDE_OR_OWN(_raycast)(st, rays, ids, n, out, work);
+    else
+        kernel_raycast(st, rays, ids, n, out, work);
+}
+KERNEL_TABLE(CAT(SEPAX_KERNEL_NAME, _zen5), overlap_by_class, raycast_by_class);
+#endif

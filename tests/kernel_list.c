@@ -26,6 +26,7 @@ static test_kernel list[] = {
 #ifdef SEPAX_HAVE_AVX512
     {"avx512", &sepax_kernel_avx512, 0},
     {"avx512_256", &sepax_kernel_avx512_256, 0},
+    {"avx512_256_zen5", &sepax_kernel_avx512_256_zen5, 0},
 #endif
 #ifdef SEPAX_HAVE_NEON
     {"neon", &sepax_kernel_neon, 0},

@@ -87,11 +87,34 @@ Test(equivalence, sse41, .timeout = 1200) { full_check("sse41"); }
 Test(equivalence, avx2, .timeout = 1200) { full_check("avx2"); }
 Test(equivalence, avx512, .timeout = 1200) { full_check("avx512"); }
 Test(equivalence, avx512_256, .timeout = 1200) { full_check("avx512_256"); }
+Test(equivalence, avx512_256_zen5, .timeout = 1200) { full_check("avx512_256_zen5"); }
 Test(equivalence, neon, .timeout = 1200) { full_check("neon"); }
 Test(equivalence, avx512_emulated, .timeout = 1200) { full_check("avx512_emulated"); }
 Test(equivalence, avx512_256_emulated, .timeout = 1200) { full_check("avx512_256_emulated"); }
 Test(equivalence, neon_emulated, .timeout = 1200) { full_check("neon_emulated"); }
 Test(equivalence, avx2_portable, .timeout = 1200) { full_check("avx2_portable"); }
+
+#ifdef SEPAX_HAVE_AVX512
+/* What a Zen 5 runs (dispatch.c) is the 256-bit copy's table but for its overlap and
+ * raycast, which send some stores to the 512-bit copy: checked here on any CPU, since its
+ * full check above needs AVX-512 (and takes each path: polygons, circles, mixed kinds). */
+Test(equivalence, zen5_table_is_the_256_bit_one_but_for_overlap_and_raycast) {
+    const sepax_kernel *z5 = &sepax_kernel_avx512_256_zen5;
+    cr_expect(z5->overlap != sepax_kernel_avx512.overlap);
+    cr_expect(z5->overlap != sepax_kernel_avx512_256.overlap);
+    cr_expect(z5->raycast != sepax_kernel_avx512.raycast);
+    cr_expect(z5->raycast != sepax_kernel_avx512_256.raycast);
+    cr_expect(z5->backend == SEPAX_BACKEND_AVX512);
+    sepax_kernel got, want;
+    memcpy(&got, z5, sizeof got);
+    memcpy(&want, &sepax_kernel_avx512_256, sizeof want);
+    got.name = want.name;
+    got.overlap = want.overlap;
+    got.raycast = want.raycast;
+    cr_expect(memcmp(&got, &want, sizeof got) == 0, "another field differs");
+    cr_expect(strcmp(z5->name, "sepax_kernel_avx512_256_zen5") == 0, "%s", z5->name);
+}
+#endif
 
 /* The same answers with denormals flushed (as a process linked with
  * -ffast-math runs): kernels and reference both see the same mode. */
