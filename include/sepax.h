@@ -224,7 +224,9 @@ typedef enum sepax_backend {
     SEPAX_BACKEND_SSE41 = 2,  ///< x86 SSE4.1, 4 lanes
     SEPAX_BACKEND_AVX2 = 3,   ///< x86 AVX2, 8 lanes
     SEPAX_BACKEND_AVX512 = 4, ///< x86 AVX-512F+VL, 16 lanes (two pairs per register; on a Zen 4
-                              ///< most pair queries run 8 lanes with AVX-512's 32 registers)
+                              ///< or Zen 5 most pair queries run 8 lanes with AVX-512's 32
+                              ///< registers; SEPAX_BACKEND=avx512-512|avx512-256|avx512-zen5
+                              ///< picks one table whatever the CPU: README, "Backends")
     SEPAX_BACKEND_NEON = 5,   ///< aarch64 NEON, 4 lanes
     SEPAX_BACKEND_COUNT = 6
 } sepax_backend;

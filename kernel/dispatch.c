@@ -36,8 +36,9 @@ static unsigned amd_family(void) {
     return f;
 }
 
-/* The AVX-512 table for this CPU: the pair queries at 256 bits on a Zen 4; on a Zen 5 all
- * but the overlap (sat_kernel.c says which is faster where); elsewhere (Intel) at 512. */
+/* The AVX-512 table for this CPU: the pair queries at 256 bits on a Zen 4; on a Zen 5 the
+ * same but for the overlap and rays of some stores (sat_kernel.c says which is faster where);
+ * elsewhere (Intel) at 512. SEPAX_BACKEND can name one table instead (avx512_table_named). */
 static const sepax_kernel *avx512_table(void) {
     switch (amd_family()) {
     case 0x19u: return &sepax_kernel_avx512_256;
@@ -137,10 +138,31 @@ static const sepax_kernel *best_kernel(void) {
 static _Atomic(const sepax_kernel *) active;
 static _Atomic int env_error;
 
+/* SEPAX_BACKEND's names for one AVX-512 table whatever the CPU: a Zen 5 laptop part, which
+ * runs 512-bit operations as two halves as a Zen 4 does, cannot be told from the family
+ * alone, and a benchmark compares the tables on one CPU. Not backends of their own: the
+ * backend is avx512 (sepax_get_backend), and sepax_set_backend picks by the CPU. */
+static const sepax_kernel *avx512_table_named(const char *name) {
+#ifdef SEPAX_HAVE_AVX512
+    if (strcmp(name, "avx512-512") == 0) return &sepax_kernel_avx512;
+    if (strcmp(name, "avx512-256") == 0) return &sepax_kernel_avx512_256;
+    if (strcmp(name, "avx512-zen5") == 0) return &sepax_kernel_avx512_256_zen5;
+#else
+    (void)name;
+#endif
+    return NULL;
+}
+
 static const sepax_kernel *choose_from_env(sepax_status *err) {
     const char *env = getenv("SEPAX_BACKEND");
     *err = SEPAX_OK;
     if (!env || !*env) return best_kernel();
+    const sepax_kernel *table = avx512_table_named(env);
+    if (table) {
+        if (sepax_backend_available(SEPAX_BACKEND_AVX512)) return table;
+        *err = SEPAX_ERR_UNSUPPORTED;
+        return NULL;
+    }
     sepax_backend b;
     if (sepax_backend_from_name(env, &b) != SEPAX_OK) {
         *err = SEPAX_ERR_BAD_BACKEND;

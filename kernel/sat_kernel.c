@@ -1980,10 +1980,11 @@ void CAT(SEPAX_KERNEL_FILES, _rot)(const float *angles, size_t n,
                                    sepax_rotation *out); /* rot_kernel.c */
 
 /* The table of this copy; for the copy at 256 bits, also a table for a Zen 5 (dispatch.c),
- * where collide, manifold, all-sharp sweep and raycast are the faster at 256 bits (9.3
- * against 11.0 ns a pair, 18.4 against 19.2, 12.3 against 16.5, 11.2 against 12.0) but an
- * overlap of polygons or of circles alone at 512 (7.5 against 8.5, 1.17 against 1.34), and
- * so are rays against circles alone (docs/performance.md, "A Zen 5 again"). */
+ * where collide, manifold, all-sharp sweep and raycast are the faster at 256 bits (polygons:
+ * 9.1-9.2 against 10.9-11.6 ns a pair, 18.2-18.5 against 19.2-20.2, 12.2-12.3 against
+ * 16.3-17.2, 10.9-11.2 against 11.8-12.2) but an overlap of sharp shapes or of circles alone
+ * at 512 (7.4-7.6 against 8.5-9.1, 1.21-1.29 against 1.38-1.42), and so are rays against
+ * circles alone (docs/performance.md, "A Zen 5 again"). */
 #define KERNEL_TABLE(name, overlap, raycast)                                                       \
     const sepax_kernel name = {                                                                    \
         STR(name),                                                                                 \
@@ -2009,7 +2010,7 @@ void CAT(SEPAX_KERNEL_FILES, _rot)(const float *angles, size_t n,
 KERNEL_TABLE(SEPAX_KERNEL_NAME, kernel_overlap, kernel_raycast);
 #ifdef SEPAX_KERNEL_WIDE
 /* A store of one class (all sharp, or all circles) at 512 bits; a mixed one here, where it
- * is the faster at 256 (8.2-8.4 against 8.5-9.3 ns a pair) */
+ * is the faster at 256 (8.2-8.4 against 8.5-8.8 ns a pair) */
 static void overlap_by_class(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                              float margin, uint8_t *hit, void *work) {
     if (st->n_class[SEPAX_CLASS_SHARP] == st->count || st->n_class[SEPAX_CLASS_CIRCLE] == st->count)
@@ -2017,8 +2018,8 @@ static void overlap_by_class(const sepax_shapes *st, const sepax_pair *pairs, si
     else
         kernel_overlap(st, pairs, n, margin, hit, work);
 }
-/* Rays against a store of circles alone at 512 bits (9.7 against 10.2 ns a ray), the rest
- * here (11.1 against 12.0 for polygons, 14.6 against 15.3 for mixed kinds) */
+/* Rays against a store of circles alone at 512 bits (9.7-9.8 against 10.2 ns a ray), the
+ * rest here (10.9-11.2 against 11.8-12.2 for polygons) */
 static void raycast_by_class(const sepax_shapes *st, const sepax_ray *rays, const uint32_t *ids,
                              size_t n, sepax_ray_hit *out, void *work) {
     if (st->n_class[SEPAX_CLASS_CIRCLE] == st->count)

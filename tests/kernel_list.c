@@ -7,6 +7,7 @@
 #ifdef SEPAX_TEST_EMULATED
 extern const sepax_kernel sepax_kernel_avx512_emulated;
 extern const sepax_kernel sepax_kernel_avx512_256_emulated;
+extern const sepax_kernel sepax_kernel_avx512_256_emulated_zen5;
 extern const sepax_kernel sepax_kernel_neon_emulated;
 extern const sepax_kernel sepax_kernel_avx2_portable;
 #endif
@@ -34,6 +35,7 @@ static test_kernel list[] = {
 #ifdef SEPAX_TEST_EMULATED
     {"avx512_emulated", &sepax_kernel_avx512_emulated, -1},
     {"avx512_256_emulated", &sepax_kernel_avx512_256_emulated, -1},
+    {"avx512_256_emulated_zen5", &sepax_kernel_avx512_256_emulated_zen5, -1},
     {"neon_emulated", &sepax_kernel_neon_emulated, -1},
     {"avx2_portable", &sepax_kernel_avx2_portable, -1},
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel.h"
 #include "sepax.h"
 
 static const char *const names[] = {"scalar", "sse2", "sse41", "avx2", "avx512", "neon"};
@@ -119,4 +120,45 @@ Test(backend, environment_with_missing_isa_is_refused) {
     cr_expect(sepax_collide(s, &p, 1, &h) == SEPAX_ERR_UNSUPPORTED);
     cr_expect(h.hit == 9 && h.depth == 9, "nothing written");
     sepax_shapes_destroy(s);
+}
+
+/* SEPAX_BACKEND's names for one AVX-512 table (dispatch.c): that table where the CPU has
+ * AVX-512, refused as a missing ISA elsewhere; the backend reads avx512 either way, and
+ * the names are the variable's alone, not sepax_backend_from_name's. */
+#ifdef SEPAX_HAVE_AVX512
+static void table_named(const char *name, const sepax_kernel *want) {
+    setenv("SEPAX_BACKEND", name, 1);
+    const sepax_kernel *k = NULL;
+    sepax_status st = sepax_kernel_for_query(&k);
+    if (sepax_backend_available(SEPAX_BACKEND_AVX512)) {
+        cr_expect(st == SEPAX_OK && k == want, "%s: %s", name, k ? k->name : "none");
+        cr_expect(sepax_get_backend() == SEPAX_BACKEND_AVX512);
+    } else {
+        cr_expect(st == SEPAX_ERR_UNSUPPORTED, "%s: %s", name, sepax_status_str(st));
+    }
+    sepax_backend b;
+    cr_expect(sepax_backend_from_name(name, &b) == SEPAX_ERR_BAD_BACKEND);
+}
+
+Test(backend, environment_names_the_512_bit_avx512_table) {
+    table_named("avx512-512", &sepax_kernel_avx512);
+}
+Test(backend, environment_names_the_256_bit_avx512_table) {
+    table_named("avx512-256", &sepax_kernel_avx512_256);
+}
+Test(backend, environment_names_the_zen5_avx512_table) {
+    table_named("avx512-zen5", &sepax_kernel_avx512_256_zen5);
+}
+#else
+Test(backend, environment_names_an_avx512_table_this_build_lacks) {
+    setenv("SEPAX_BACKEND", "avx512-256", 1);
+    const sepax_kernel *k = NULL;
+    cr_expect(sepax_kernel_for_query(&k) == SEPAX_ERR_BAD_BACKEND);
+}
+#endif
+
+Test(backend, environment_table_names_are_exact) {
+    setenv("SEPAX_BACKEND", "avx512-1024", 1);
+    const sepax_kernel *k = NULL;
+    cr_expect(sepax_kernel_for_query(&k) == SEPAX_ERR_BAD_BACKEND);
 }

@@ -5,6 +5,7 @@
  * again with denormals flushed. SEPAX_TEST_ROUNDS lowers the rounds: CI runs
  * one (tools/test.sh, to fit its time limit). */
 #include <criterion/criterion.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,9 @@ Test(equivalence, avx512_256_zen5, .timeout = 1200) { full_check("avx512_256_zen
 Test(equivalence, neon, .timeout = 1200) { full_check("neon"); }
 Test(equivalence, avx512_emulated, .timeout = 1200) { full_check("avx512_emulated"); }
 Test(equivalence, avx512_256_emulated, .timeout = 1200) { full_check("avx512_256_emulated"); }
+Test(equivalence, avx512_256_emulated_zen5, .timeout = 1200) {
+    full_check("avx512_256_emulated_zen5");
+}
 Test(equivalence, neon_emulated, .timeout = 1200) { full_check("neon_emulated"); }
 Test(equivalence, avx2_portable, .timeout = 1200) { full_check("avx2_portable"); }
 
@@ -105,13 +109,16 @@ Test(equivalence, zen5_table_is_the_256_bit_one_but_for_overlap_and_raycast) {
     cr_expect(z5->raycast != sepax_kernel_avx512.raycast);
     cr_expect(z5->raycast != sepax_kernel_avx512_256.raycast);
     cr_expect(z5->backend == SEPAX_BACKEND_AVX512);
-    sepax_kernel got, want;
-    memcpy(&got, z5, sizeof got);
-    memcpy(&want, &sepax_kernel_avx512_256, sizeof want);
-    got.name = want.name;
-    got.overlap = want.overlap;
-    got.raycast = want.raycast;
-    cr_expect(memcmp(&got, &want, sizeof got) == 0, "another field differs");
+    cr_expect(z5->backend == sepax_kernel_avx512_256.backend);
+    /* the function pointers, from overlap to the end: pointers alike, so no padding between
+     * them to compare (the 4 bytes after `backend` are left out) */
+    sepax_kernel got = *z5;
+    got.overlap = sepax_kernel_avx512_256.overlap;
+    got.raycast = sepax_kernel_avx512_256.raycast;
+    size_t from = offsetof(sepax_kernel, overlap);
+    cr_expect(memcmp((const char *)&got + from, (const char *)&sepax_kernel_avx512_256 + from,
+                     sizeof got - from) == 0,
+              "another field differs");
     cr_expect(strcmp(z5->name, "sepax_kernel_avx512_256_zen5") == 0, "%s", z5->name);
 }
 #endif
