@@ -898,8 +898,9 @@ SEPAX_API sepax_status sepax_set_backend(sepax_backend backend);
 
 /// The backend queries currently use (chosen on first use if not set). When the
 /// SEPAX_BACKEND environment variable names no backend this CPU runs (names are lowercase, as
-/// sepax_backend_name gives them), SEPAX_BACKEND_AUTO: every query then returns that error
-/// (SEPAX_ERR_BAD_BACKEND or SEPAX_ERR_UNSUPPORTED) until sepax_set_backend.
+/// sepax_backend_name gives them, or one AVX-512 table: avx512-512, avx512-256, avx512-zen5,
+/// which read SEPAX_BACKEND_AVX512 here), SEPAX_BACKEND_AUTO: every query then returns that
+/// error (SEPAX_ERR_BAD_BACKEND or SEPAX_ERR_UNSUPPORTED) until sepax_set_backend.
 SEPAX_API sepax_backend sepax_get_backend(void);
 
 /// "scalar", "sse2", "sse41", "avx2", "avx512", "neon", and "auto" for SEPAX_BACKEND_AUTO;
@@ -909,7 +910,8 @@ SEPAX_API const char *sepax_backend_name(sepax_backend backend);
 /// 1 if `backend` is compiled in and this CPU can run it, else 0.
 SEPAX_API int sepax_backend_available(sepax_backend backend);
 
-/// Parse a backend name as accepted by the SEPAX_BACKEND environment variable. Errors, with
+/// Parse a backend name as accepted by the SEPAX_BACKEND environment variable (not its
+/// AVX-512 table names, which are no backends of their own). Errors, with
 /// *out untouched: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (out), SEPAX_ERR_BAD_BACKEND.
 SEPAX_API sepax_status sepax_backend_from_name(const char *name, sepax_backend *out);
 

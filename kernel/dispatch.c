@@ -142,24 +142,28 @@ static _Atomic int env_error;
  * runs 512-bit operations as two halves as a Zen 4 does, cannot be told from the family
  * alone, and a benchmark compares the tables on one CPU. Not backends of their own: the
  * backend is avx512 (sepax_get_backend), and sepax_set_backend picks by the CPU. */
-static const sepax_kernel *avx512_table_named(const char *name) {
+static int avx512_table_named(const char *name, const sepax_kernel **table) {
+    static const char *const names[] = {"avx512-512", "avx512-256", "avx512-zen5"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i]) != 0) continue;
+        *table = NULL; /* a build without the AVX-512 copies: refused as avx512 is */
 #ifdef SEPAX_HAVE_AVX512
-    if (strcmp(name, "avx512-512") == 0) return &sepax_kernel_avx512;
-    if (strcmp(name, "avx512-256") == 0) return &sepax_kernel_avx512_256;
-    if (strcmp(name, "avx512-zen5") == 0) return &sepax_kernel_avx512_256_zen5;
-#else
-    (void)name;
+        static const sepax_kernel *const tables[] = {&sepax_kernel_avx512, &sepax_kernel_avx512_256,
+                                                     &sepax_kernel_avx512_256_zen5};
+        *table = tables[i];
 #endif
-    return NULL;
+        return 1;
+    }
+    return 0;
 }
 
 static const sepax_kernel *choose_from_env(sepax_status *err) {
     const char *env = getenv("SEPAX_BACKEND");
     *err = SEPAX_OK;
     if (!env || !*env) return best_kernel();
-    const sepax_kernel *table = avx512_table_named(env);
-    if (table) {
-        if (sepax_backend_available(SEPAX_BACKEND_AVX512)) return table;
+    const sepax_kernel *table;
+    if (avx512_table_named(env, &table)) {
+        if (table && sepax_backend_available(SEPAX_BACKEND_AVX512)) return table;
         *err = SEPAX_ERR_UNSUPPORTED;
         return NULL;
     }
