@@ -469,27 +469,33 @@ static ALWAYS_INLINE lf pair_lanes(const lane_rows *a, int na, const lane_rows *
     return lf_sub(best, lf_add(a->r, b->r));
 }
 
-/* LANES pairs of one lane class, list[t], results to positions base + idx[t]
- * (listed 0: base + t; a constant, so each caller's copy has no test of it). */
-static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *list, size_t base,
-                                     int listed, const uint16_t *idx, unsigned cls, int collide,
-                                     lf margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
-    size_t pos[LANES];
+/* The rows of LANES pairs of one lane class, list[t]: lanes_step's first half. */
+static ALWAYS_INLINE void lanes_load(const sepax_shapes *st, const sepax_pair *list, unsigned cls,
+                                     lane_rows *a, lane_rows *b) {
     uint32_t ia[LANES], ib[LANES];
     for (int t = 0; t < LANES; t++) {
-        pos[t] = base + (listed ? idx[t] : (size_t)t);
         ia[t] = list[t].a & SEPAX_ID_INDEX_MASK;
         ib[t] = list[t].b & SEPAX_ID_INDEX_MASK;
     }
     unsigned lc = cls - SEPAX_PAIR_LANES; /* sepax_lane_class */
-    int na = 1 << (lc / 4u), nb = 1 << (lc % 4u);
     lane_shapes sa, sb;
     lane_shapes_of(st, ia, &sa);
     lane_shapes_of(st, ib, &sb);
-    lane_rows a, b;
-    load_rows(&sa, na, &a);
-    load_rows(&sb, nb, &b);
-    lf nx, ny, ax, sep = pair_lanes(&a, na, &b, nb, collide, &nx, &ny, &ax);
+    load_rows(&sa, 1 << (lc / 4u), a);
+    load_rows(&sb, 1 << (lc % 4u), b);
+}
+
+/* The answers of LANES pairs of one lane class from their rows (lanes_load), to positions
+ * base + idx[t] (listed 0: base + t; a constant, so each caller's copy has no test of it):
+ * lanes_step's second half. */
+static ALWAYS_INLINE void lanes_answer(const lane_rows *a, const lane_rows *b, size_t base,
+                                       int listed, const uint16_t *idx, unsigned cls, int collide,
+                                       lf margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
+    size_t pos[LANES];
+    for (int t = 0; t < LANES; t++) pos[t] = base + (listed ? idx[t] : (size_t)t);
+    unsigned lc = cls - SEPAX_PAIR_LANES;
+    int na = 1 << (lc / 4u), nb = 1 << (lc % 4u);
+    lf nx, ny, ax, sep = pair_lanes(a, na, b, nb, collide, &nx, &ny, &ax);
     if (!collide) {
         unsigned bits = lf_le_bits(sep, margin);
         if (!listed) { /* consecutive: the flags of 8 lanes in one store */
@@ -515,6 +521,16 @@ static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *l
     }
 }
 
+/* LANES pairs of one lane class, list[t], results to positions base + idx[t]
+ * (listed 0: base + t). */
+static ALWAYS_INLINE void lanes_step(const sepax_shapes *st, const sepax_pair *list, size_t base,
+                                     int listed, const uint16_t *idx, unsigned cls, int collide,
+                                     lf margin, uint8_t *hit, sepax_hit *out, uint8_t *axis_out) {
+    lane_rows a, b;
+    lanes_load(st, list, cls, &a, &b);
+    lanes_answer(&a, &b, base, listed, idx, cls, collide, margin, hit, out, axis_out);
+}
+
 /* The sorted pairs list[t] for t < n (positions base + idx[t]), one lane
  * class, a pair per lane. Both lists are padded to a whole number of steps
  * by repeating their last entry (sort_chunks does that): the spare lanes then
@@ -528,6 +544,21 @@ static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *li
         lanes_step(st, list + i, base, 1, idx + i, cls, collide, vm, hit, out, axis);
 }
 
+/* Whether run_circles loads each step's discs a step ahead, before the step before it is
+ * answered: a step's id and disc loads, transposes, square root and division make one
+ * chain of about 90 cycles, too long for a core's reorder window to overlap more than two
+ * steps of, and with the loads a step ahead the chain starts at the arithmetic. On a Zen 3,
+ * AVX2 circle overlaps 2.13-2.21 -> 1.88-1.96 ns a pair (docs/performance.md, "A Zen 3:
+ * the issues' machine"). The copies it was not timed in keep the plain loop: AVX-512 (no
+ * such CPU at hand), NEON (timed only under emulation), and the scalar copy, whose lane
+ * structs stay in memory, so the step's copy of its rows cost it 115 -> 134 instructions a
+ * pair. */
+#if defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41) || defined(SEPAX_ISA_AVX2)
+#define CIRCLES_AHEAD 1
+#else
+#define CIRCLES_AHEAD 0
+#endif
+
 /* Pairs pairs[t] for t < n, a store of circles only: consecutive steps, the
  * short tail as a list padded with its last pair. */
 static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
@@ -537,8 +568,21 @@ static ALWAYS_INLINE void run_circles(const sepax_shapes *st, const sepax_pair *
     float mg = margin;
     lf vm = lf_bcast(&mg, &mg);
     size_t i = 0;
-    for (; n - i >= LANES; i += LANES)
-        lanes_step(st, pairs + i, i, 0, NULL, cls, collide, vm, hit, out, axis);
+    if (!CIRCLES_AHEAD) {
+        for (; n - i >= LANES; i += LANES)
+            lanes_step(st, pairs + i, i, 0, NULL, cls, collide, vm, hit, out, axis);
+    } else if (n >= LANES) {
+        lane_rows a, b, na, nb;
+        lanes_load(st, pairs, cls, &a, &b);
+        for (; n - i >= 2 * LANES; i += LANES) {
+            lanes_load(st, pairs + i + LANES, cls, &na, &nb);
+            lanes_answer(&a, &b, i, 0, NULL, cls, collide, vm, hit, out, axis);
+            a.x[0] = na.x[0], a.y[0] = na.y[0], a.r = na.r; /* a disc's rows (load_rows) */
+            b.x[0] = nb.x[0], b.y[0] = nb.y[0], b.r = nb.r;
+        }
+        lanes_answer(&a, &b, i, 0, NULL, cls, collide, vm, hit, out, axis);
+        i += LANES;
+    }
     if (i < n) {
         sepax_pair tail[LANES];
         uint16_t at[LANES];
