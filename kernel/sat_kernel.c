@@ -549,11 +549,11 @@ static ALWAYS_INLINE void run_lanes(const sepax_shapes *st, const sepax_pair *li
  * chain of about 90 cycles, too long for a core's reorder window to overlap more than two
  * steps of, and with the loads a step ahead the chain starts at the arithmetic. On a Zen 3,
  * AVX2 circle overlaps 2.13-2.21 -> 1.88-1.96 ns a pair (docs/performance.md, "A Zen 3:
- * the issues' machine"). The copies it was not timed in keep the plain loop: AVX-512 (no
- * such CPU at hand), NEON (timed only under emulation), and the scalar copy, whose lane
- * structs stay in memory, so the step's copy of its rows cost it 115 -> 134 instructions a
- * pair. */
-#if defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41) || defined(SEPAX_ISA_AVX2)
+ * the issues' machine"). Only the AVX2 copy: SSE2's and SSE4.1's steps of 4 pairs read the
+ * same either way there (3.40-3.98 against 3.51-3.67 ns) for 2 instructions a pair more; the
+ * scalar copy, whose lane structs stay in memory, took 115 -> 134 and was slower; AVX-512 (no
+ * such CPU at hand) and NEON (timed only under emulation) were not timed. */
+#if defined(SEPAX_ISA_AVX2)
 #define CIRCLES_AHEAD 1
 #else
 #define CIRCLES_AHEAD 0
