@@ -21,7 +21,7 @@
 void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                                          uint32_t first_block, uint32_t blocks, float grow,
                                          float limit, const float below[2], bp_box *ubox,
-                                         uint32_t *key, bp_tally *tally);
+                                         uint32_t *key, bp_tally *tally, int stream);
 void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
                                          const bp_geometry *g, uint32_t *key);
 void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
@@ -49,6 +49,14 @@ static inline simde__m256 sel(simde__m256 m, simde__m256 a, simde__m256 b) {
     return simde_mm256_or_ps(simde_mm256_and_ps(m, a), simde_mm256_andnot_ps(m, b));
 }
 
+/* An entry's half (stream: around the caches; p is 32-byte aligned, ubox being 64) */
+static inline void put_half(float *p, simde__m256 v, int stream) {
+    if (stream)
+        simde_mm256_stream_ps(p, v);
+    else
+        simde_mm256_storeu_ps(p, v);
+}
+
 static inline uint32_t count_lanes(simde__m256 m) {
     return (uint32_t)__builtin_popcount((unsigned)simde_mm256_movemask_ps(m));
 }
@@ -57,7 +65,7 @@ static inline uint32_t count_lanes(simde__m256 m) {
 void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                                          uint32_t first_block, uint32_t blocks, float grow,
                                          float limit, const float below[2], bp_box *ubox,
-                                         uint32_t *key, bp_tally *tally) {
+                                         uint32_t *key, bp_tally *tally, int stream) {
     const simde__m256 vgrow = simde_mm256_set1_ps(grow), vlimit = simde_mm256_set1_ps(limit);
     const simde__m256 absmask = simde_mm256_castsi256_ps(simde_mm256_set1_epi32(0x7fffffff));
     const simde__m256 scale = simde_mm256_set1_ps(0x1p-20f), zero = simde_mm256_setzero_ps();
@@ -115,8 +123,8 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
                             simde_mm256_shuffle_ps(g1, e1, SIMDE_MM_SHUFFLE(3, 2, 3, 2))};
         float *out = (float *)(void *)(ubox + i);
         for (int k = 0; k < 4; k++) {
-            simde_mm256_storeu_ps(out + 8 * k, simde_mm256_permute2f128_ps(c[k], x[k], 0x20));
-            simde_mm256_storeu_ps(out + 8 * (k + 4), simde_mm256_permute2f128_ps(c[k], x[k], 0x31));
+            put_half(out + 8 * k, simde_mm256_permute2f128_ps(c[k], x[k], 0x20), stream);
+            put_half(out + 8 * (k + 4), simde_mm256_permute2f128_ps(c[k], x[k], 0x31), stream);
         }
     }
     float run[5 * 8];
@@ -126,6 +134,7 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
     simde_mm256_storeu_ps(run + 24, maxx);
     simde_mm256_storeu_ps(run + 32, maxy);
     tally_of(run, 8, nsmall, nbelow0, nbelow1, tally);
+    if (stream) simde_mm_sfence();
 }
 #else
 /* Half a block at a time: SIMDe's 256-bit values split in two cost more here (SSE2, a
@@ -135,10 +144,18 @@ static inline simde__m128 sel(simde__m128 m, simde__m128 a, simde__m128 b) {
     return simde_mm_or_ps(simde_mm_and_ps(m, a), simde_mm_andnot_ps(m, b));
 }
 
+/* A quarter of an entry (stream: around the caches; p is 16-byte aligned, ubox being 64) */
+static inline void put_quarter(float *p, simde__m128 v, int stream) {
+    if (stream)
+        simde_mm_stream_ps(p, v);
+    else
+        simde_mm_storeu_ps(p, v);
+}
+
 void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                                          uint32_t first_block, uint32_t blocks, float grow,
                                          float limit, const float below[2], bp_box *ubox,
-                                         uint32_t *key, bp_tally *tally) {
+                                         uint32_t *key, bp_tally *tally, int stream) {
     const simde__m128 vgrow = simde_mm_set1_ps(grow), vlimit = simde_mm_set1_ps(limit);
     const simde__m128 absmask = simde_mm_castsi128_ps(simde_mm_set1_epi32(0x7fffffff));
     const simde__m128 scale = simde_mm_set1_ps(0x1p-20f), zero = simde_mm_setzero_ps();
@@ -185,18 +202,18 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
             simde__m128 f23 = simde_mm_loadu_ps((const float *)(const void *)(filter + i + 2));
             simde__m128 e01 = simde_mm_unpacklo_ps(e, zero), e23 = simde_mm_unpackhi_ps(e, zero);
             float *out = (float *)(void *)(ubox + i);
-            simde_mm_storeu_ps(out, r0);
-            simde_mm_storeu_ps(out + 4,
-                               simde_mm_shuffle_ps(f01, e01, SIMDE_MM_SHUFFLE(1, 0, 1, 0)));
-            simde_mm_storeu_ps(out + 8, r1);
-            simde_mm_storeu_ps(out + 12,
-                               simde_mm_shuffle_ps(f01, e01, SIMDE_MM_SHUFFLE(3, 2, 3, 2)));
-            simde_mm_storeu_ps(out + 16, r2);
-            simde_mm_storeu_ps(out + 20,
-                               simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)));
-            simde_mm_storeu_ps(out + 24, r3);
-            simde_mm_storeu_ps(out + 28,
-                               simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)));
+            put_quarter(out, r0, stream);
+            put_quarter(out + 4, simde_mm_shuffle_ps(f01, e01, SIMDE_MM_SHUFFLE(1, 0, 1, 0)),
+                        stream);
+            put_quarter(out + 8, r1, stream);
+            put_quarter(out + 12, simde_mm_shuffle_ps(f01, e01, SIMDE_MM_SHUFFLE(3, 2, 3, 2)),
+                        stream);
+            put_quarter(out + 16, r2, stream);
+            put_quarter(out + 20, simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(1, 0, 1, 0)),
+                        stream);
+            put_quarter(out + 24, r3, stream);
+            put_quarter(out + 28, simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)),
+                        stream);
         }
     }
     float run[5 * 4];
@@ -206,6 +223,7 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
     simde_mm_storeu_ps(run + 12, maxx);
     simde_mm_storeu_ps(run + 16, maxy);
     tally_of(run, 4, nsmall, nbelow0, nbelow1, tally);
+    if (stream) simde_mm_sfence();
 }
 #endif
 

@@ -115,10 +115,12 @@ typedef struct sepax_kernel {
      * shape i's box grown by `grow` and then its slack (sepax_grid_slack), its filter and
      * largest extent into ubox[i], key[i] UINT32_MAX where that extent is above limit (a
      * large shape) and 0 elsewhere, and the tally, with the extents below below[0] and
-     * below[1] (grid_build_kernel.c) */
+     * below[1] (grid_build_kernel.c); with `stream`, the entries are stored around the
+     * caches (ubox 64-byte aligned) and fenced before the call returns */
     void (*grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                        uint32_t first_block, uint32_t blocks, float grow, float limit,
-                       const float below[2], bp_box *ubox, uint32_t *key, bp_tally *tally);
+                       const float below[2], bp_box *ubox, uint32_t *key, bp_tally *tally,
+                       int stream);
     /* for i = i0 .. i1 - 1: key[i] = the cell of ubox[i]'s lower corner, row * nx + col, or
      * g->large where key[i] is UINT32_MAX (grid_build_kernel.c) */
     void (*grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1, const bp_geometry *g,
