@@ -673,8 +673,9 @@ typedef struct sepax_broadphase_config {
     const sepax_scheduler *scheduler; ///< NULL: the built-in one; else copied
     const sepax_allocator *allocator; ///< NULL: the C library's; else copied
     /// A frame over fewer shapes runs its per-shape steps (update, grid build) on the calling
-    /// thread alone: waking the workers costs more than they save there (the pairing is
-    /// spread whatever the count). 0: SEPAX_MIN_PARALLEL_SHAPES; 1: always spread. The
+    /// thread alone: waking the workers costs more than they save there. Its pairing is
+    /// spread only when the last frame on this broadphase found at least half as many
+    /// candidate pairs (a dense scene). 0: SEPAX_MIN_PARALLEL_SHAPES; 1: always spread. The
     /// results are the same either way.
     uint32_t min_parallel_shapes;
 } sepax_broadphase_config;
