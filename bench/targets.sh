@@ -36,7 +36,7 @@ backend=""
 for ((r = 1; r <= rounds; r++)); do
   run "$build/bench/sepax-host-scaling" --mb 128 --reps 5
   put clock "$(sed -n 's/^core clock: \([0-9.]*\) GHz.*/\1/p' "$log")"
-  put copy2 "$(cell '^\| memory' 4)"
+  put copy2 "$(cell '^[|] memory' 4)"
   for scene in bullet-hell particles; do
     extra=()
     [ $scene = particles ] && extra=(--reorder 30)
@@ -51,14 +51,14 @@ for ((r = 1; r <= rounds; r++)); do
   done
   for kinds in circles mixed; do
     run "${pin[@]}" "$build/bench/sepax-bench" --backend "$backend" --shuffle --reps 5 --kinds $kinds
-    put "$kinds-ns" "$(cell "^\\| $backend +\\| overlap " 3)"
-    put "$kinds-x" "$(cell "^\\| $backend +\\| overlap " 5)"
+    put "$kinds-ns" "$(cell "^[|] $backend +[|] overlap " 3)"
+    put "$kinds-x" "$(cell "^[|] $backend +[|] overlap " 5)"
   done
   run "${pin[@]}" "$build/bench/peers/sepax-bench-peers" --shuffle
   # the manifold table comes first, then the sweep's: each has one "sepax <backend>" row
-  put manifold-ns "$(awk -F'|' -v re="^\\\\| sepax $backend " '$0 ~ re { gsub(/ /, "", $3); print $3; exit }' "$log")"
-  put manifold-x "$(awk -F'|' -v re="^\\\\| sepax $backend " '$0 ~ re { gsub(/[ x]/, "", $5); print $5; exit }' "$log")"
-  put sweep-ns "$(awk -F'|' -v re="^\\\\| sepax $backend " '$0 ~ re && ++n == 2 { gsub(/ /, "", $3); print $3; exit }' "$log")"
+  put manifold-ns "$(awk -F'|' -v re="^[|] sepax $backend " '$0 ~ re { gsub(/ /, "", $3); print $3; exit }' "$log")"
+  put manifold-x "$(awk -F'|' -v re="^[|] sepax $backend " '$0 ~ re { gsub(/[ x]/, "", $5); print $5; exit }' "$log")"
+  put sweep-ns "$(awk -F'|' -v re="^[|] sepax $backend " '$0 ~ re && ++n == 2 { gsub(/ /, "", $3); print $3; exit }' "$log")"
   for n in 10000 100000; do
     run "${pin[@]}" "$build/bench/peers/sepax-bench-frame-peers" --scene bullet-hell --n $n --frames 10 --warmup 3
     # the fastest peer: the least "x sepax" over the peers' rows (each against its like)
