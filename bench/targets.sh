@@ -62,7 +62,7 @@ for ((r = 1; r <= rounds; r++)); do
   for n in 10000 100000; do
     run "${pin[@]}" "$build/bench/peers/sepax-bench-frame-peers" --scene bullet-hell --n $n --frames 10 --warmup 3
     # the fastest peer: the least "x sepax" over the peers' rows (each against its like)
-    put "peer-$n" "$(awk -F'|' '/^\| (box2d|chipmunk)/ { v = $7; gsub(/ /, "", v);
+    put "peer-$n" "$(awk -F'|' '/^[|] (box2d|chipmunk)/ { v = $7; gsub(/ /, "", v);
                          if (n++ == 0 || v + 0 < lo) lo = v + 0 } END { if (n) print lo }' "$log")"
   done
 done

@@ -652,7 +652,8 @@ typedef void sepax_task_fn(uint32_t begin, uint32_t end, uint32_t worker, void *
 /// Box2D 3's task callbacks). parallel_for must call fn over disjoint ranges that cover items
 /// 0 .. count-1, each with a worker index as above, and return when all have finished. The
 /// results never depend on how the items were split or on which worker ran them. sepax never
-/// calls it with count 0 (an empty store's frame calls it not at all).
+/// calls it with count 0; a frame may not call it at all (an empty store's, or one below
+/// sepax_broadphase_config.min_parallel_shapes with few candidate pairs).
 typedef struct sepax_scheduler {
     void (*parallel_for)(sepax_task_fn *fn, uint32_t count, void *task_context, void *user);
     uint32_t workers; ///< 1 .. SEPAX_MAX_WORKERS
@@ -674,9 +675,10 @@ typedef struct sepax_broadphase_config {
     const sepax_allocator *allocator; ///< NULL: the C library's; else copied
     /// A frame over fewer shapes runs its per-shape steps (update, grid build) on the calling
     /// thread alone: waking the workers costs more than they save there. Its pairing is
-    /// spread only when the last frame on this broadphase found at least half as many
-    /// candidate pairs (a dense scene). 0: SEPAX_MIN_PARALLEL_SHAPES; 1: always spread. The
-    /// results are the same either way.
+    /// spread only when the last frame on this broadphase found at least
+    /// min_parallel_shapes / 2 candidate pairs (sepax_broadphase_stats' candidates: a dense
+    /// scene). 0: SEPAX_MIN_PARALLEL_SHAPES; 1: always spread. The results are the same
+    /// either way.
     uint32_t min_parallel_shapes;
 } sepax_broadphase_config;
 

@@ -98,7 +98,8 @@ struct sepax_broadphase {
     uint8_t meets[BP_GROUPS][BP_GROUPS];  /* the filters of groups g and h pass */
     float cell, margin;
     float limit;        /* the last automatic build's small-shape limit (0: none yet) */
-    int mingled;        /* the last build's sort ranges shared most cells (grid.c's sort_keys) */
+    int mingled;        /* the last build's sort joined its ranges: over an eighth of the cells held
+                         * shapes of more than one range (grid.c's sort_keys) */
     double ox, oy, inv; /* cell of x: floor((x - ox) * inv), clamped */
     uint32_t *start;    /* ngroups * ncells + 2: the first sorted position of each cell */
     /* the large list (grid.c's band_large): the medium ones (grown extent below band_t) in

@@ -114,6 +114,7 @@ typedef struct frame_ctx {
     float margin;
     int write;             /* what the update writes (SEPAX_WRITE_*) */
     const uint32_t *items; /* chunk of each item (a redo list), or NULL: item i is chunk i */
+    int spread;            /* the pairing on the scheduler (run_pairs) */
 } frame_ctx;
 
 static void update_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) {
@@ -582,18 +583,22 @@ static void pair_task(uint32_t begin, uint32_t end, uint32_t worker, void *ctx) 
     }
 }
 
-/* The pairing's chunks on the scheduler where they pay for waking the workers: in a frame of
- * min_parallel shapes or more (whose per-shape steps woke them), or where the last frame's
- * candidate pairs, the pairing's work, were min_parallel / 2 or more; else on the calling
- * thread. A small frame's workers are asleep (its per-shape steps ran on the caller), and a
- * sparse pairing is over before one wakes: on a Zen 5, two threads against one, bullet-hell
- * 10k (73 candidates) took 0.23-0.25 ms a frame against 0.14, and 30k (229) 0.76 against
- * 0.66; on the caller, the same as one thread. A dense one gains: particles 10k (33,943)
- * 1.14-1.36x in one hour's runs, 0.83x in another's; 20k (68,896) 1.19-1.44x. */
+/* Whether a frame's pairing goes to the scheduler, decided once a frame: in a frame of
+ * min_parallel shapes or more (whose per-shape steps wake the workers anyway), or where the
+ * last frame's candidate pairs, the pairing's work, were min_parallel / 2 or more; else it
+ * runs on the calling thread. In a smaller frame the per-shape steps ran on the caller, so
+ * the built-in pool's workers are asleep, and a sparse pairing is over before one wakes: on a
+ * Zen 5, two threads against one, bullet-hell 10k (73 candidates) took 0.23-0.25 ms a frame
+ * against 0.14, and 30k (229) 0.76 against 0.66; on the caller, the same as one thread. A
+ * dense one gains: particles 10k (33,943) 1.14-1.36x in one hour's runs, 0.83x in another's;
+ * 20k (68,896) 1.19-1.44x. */
+static int spread_pairs(const sepax_broadphase *bp, const sepax_shapes *store) {
+    return store->count >= bp->min_parallel || bp->candidates >= bp->min_parallel / 2;
+}
+
 static void run_pairs(frame_ctx *f, uint32_t count) {
-    const sepax_broadphase *bp = f->bp;
-    if (bp->n >= bp->min_parallel || bp->candidates >= bp->min_parallel / 2)
-        sepax_bp_run(bp, pair_task, count, f);
+    if (f->spread)
+        sepax_bp_run(f->bp, pair_task, count, f);
     else if (count)
         pair_task(0, count, 0, f);
 }
@@ -784,7 +789,7 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, uin
     int write = options->update == SEPAX_UPDATE_ALL ? SEPAX_WRITE_ROWS
                 : lazy                              ? SEPAX_WRITE_BOUNDS
                                                     : SEPAX_WRITE_RECORDS;
-    frame_ctx f = {bp, store, k, options->test, margin, write, NULL};
+    frame_ctx f = {bp, store, k, options->test, margin, write, NULL, spread_pairs(bp, store)};
     uint64_t t0 = sepax_clock_ns(), t1 = t0;
     uint32_t tasks = chunks_of(chunks_of(store->count, SEPAX_BLOCK_LANES), BP_UPDATE_BLOCKS);
     if (pose_count) {

@@ -144,9 +144,17 @@ static inline simde__m128 sel(simde__m128 m, simde__m128 a, simde__m128 b) {
     return simde_mm_or_ps(simde_mm_and_ps(m, a), simde_mm_andnot_ps(m, b));
 }
 
+/* Stores around the caches with SSE only: NEON and the scalar copy store as usual and need
+ * no fence (as their lanes' lf_stream2) */
+#if defined(SEPAX_ISA_SSE2) || defined(SEPAX_ISA_SSE41)
+#define GRID_STREAM 1
+#else
+#define GRID_STREAM 0
+#endif
+
 /* A quarter of an entry (stream: around the caches; p is 16-byte aligned, ubox being 64) */
 static inline void put_quarter(float *p, simde__m128 v, int stream) {
-    if (stream)
+    if (GRID_STREAM && stream)
         simde_mm_stream_ps(p, v);
     else
         simde_mm_storeu_ps(p, v);
@@ -223,7 +231,7 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
     simde_mm_storeu_ps(run + 12, maxx);
     simde_mm_storeu_ps(run + 16, maxy);
     tally_of(run, 4, nsmall, nbelow0, nbelow1, tally);
-    if (stream) simde_mm_sfence();
+    if (GRID_STREAM && stream) simde_mm_sfence();
 }
 #endif
 

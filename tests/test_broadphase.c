@@ -450,7 +450,8 @@ Test(broadphase, many_large_shapes_match_brute_force) {
             for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
                 result_set got = frame_ok(bp, s, test, margins[mi]);
                 for (uint32_t threads = 2; threads <= 3; threads++) {
-                    sepax_broadphase_config cfg = {threads, NULL, NULL, 0};
+                    /* min_parallel_shapes 1: a frame this small spreads its pairing too */
+                    sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
                     sepax_broadphase *more = sepax_broadphase_create(&cfg);
                     more->band_crowd = crowd;
                     result_set again = frame_ok(more, s, test, margins[mi]);
