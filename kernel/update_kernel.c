@@ -75,24 +75,28 @@ static const float k_row[SEPAX_MAX_VERTS] = {0, 1, 2, 3, 4, 5, 6, 7};
 
 /* transform.c's plane_offset on lanes, for every row of the world rows (x, y, nx, ny in
  * wrow[0..3]) into wrow[4]: the larger of the projections of the edge's ends, row k and
- * row k + 1 while k < last, else row 0. */
+ * row k + 1 while k < last, else row 0. From row nlocal on (local_rows) every lane's rows
+ * repeat row nlocal - 1, which is at or past its last vertex, so its offset repeats too. */
 static inline __attribute__((always_inline)) void
-plane_offsets(float (*wrow)[SEPAX_MAX_VERTS][8 * SEPAX_P], lf last, lf cbias) {
+plane_offsets(float (*wrow)[SEPAX_MAX_VERTS][8 * SEPAX_P], lf last, lf cbias, int nlocal) {
 #define ROW(f, k) lf_load(wrow[f][k], wrow[f][k] + 8 * (SEPAX_P - 1))
-    lf x0 = ROW(0, 0), y0 = ROW(1, 0);
+    lf x0 = ROW(0, 0), y0 = ROW(1, 0), off = x0;
 #if defined(__clang__) || defined(__GNUC__)
 #pragma GCC unroll 8
 #endif
     for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-        lf x = ROW(0, k), y = ROW(1, k), nx = ROW(2, k), ny = ROW(3, k), xe = x0, ye = y0;
-        if (k + 1 < SEPAX_MAX_VERTS) {
-            lf row = lf_bcast(&k_row[k], &k_row[k]);
-            xe = lf_sel_lt(row, last, ROW(0, k + 1), x0);
-            ye = lf_sel_lt(row, last, ROW(1, k + 1), y0);
+        if (k < nlocal) {
+            lf x = ROW(0, k), y = ROW(1, k), nx = ROW(2, k), ny = ROW(3, k), xe = x0, ye = y0;
+            if (k + 1 < SEPAX_MAX_VERTS) {
+                lf row = lf_bcast(&k_row[k], &k_row[k]);
+                xe = lf_sel_lt(row, last, ROW(0, k + 1), x0);
+                ye = lf_sel_lt(row, last, ROW(1, k + 1), y0);
+            }
+            lf at_k = lf_add(lf_mul(nx, x), lf_mul(ny, y)),
+               at_e = lf_add(lf_mul(nx, xe), lf_mul(ny, ye));
+            off = lf_add(lf_max(at_k, at_e), cbias);
         }
-        lf at_k = lf_add(lf_mul(nx, x), lf_mul(ny, y)),
-           at_e = lf_add(lf_mul(nx, xe), lf_mul(ny, ye));
-        lf_store(lf_add(lf_max(at_k, at_e), cbias), wrow[4][k]);
+        lf_store(off, wrow[4][k]);
     }
 #undef ROW
 }
@@ -181,15 +185,25 @@ static inline __attribute__((always_inline)) void update_bounds(sepax_shapes *st
     PUT(stream, lf_add(maxy, r), a0->maxy, a1->maxy);
 }
 
+/* The local rows blocks b and b1 hold apart from repeats: the most vertices or planes of
+ * their shapes (sepax_info_rows), each shape's rows past its own counts repeating its last
+ * vertex and plane (shape_build.c, polygon.c), and so, from this count on, the row before
+ * it; vacated lanes are zeros in every row. At least 1, at most the rows there are. */
+static inline int local_rows(const sepax_shapes *st, size_t b, size_t b1) {
+    int r0 = sepax_info_rows(st->info[b]), r1 = sepax_info_rows(st->info[b1]);
+    int r = r0 > r1 ? r0 : r1;
+    return r < 1 ? 1 : r > SEPAX_MAX_VERTS ? SEPAX_MAX_VERTS : r;
+}
+
 /* Blocks this far ahead of the one being computed are asked for (PF_BOUNDS in the bounds
  * pass, PF_WHOLE in the whole update). Once a frame's other work, or another program, has
  * pushed the store out of the caches, both passes most likely waited on memory a line at a
  * time (the hardware's prefetchers keep up warm): the bounds pass reads a few lines here and
  * there in each block (vertex rows, radii, pose) and does little with them, the whole update
- * every line of a block's local shape. Bullet-hell, 10k shapes between the peers' frames:
- * set_poses and the update 0.122-0.130 ms a frame, 0.104-0.110 asked ahead; the whole update
- * at 100k 1.89-1.97 ms, 1.50-1.63. Warm, about 29 instructions a block (10k lazy: 1-2 us).
- * README, "Asking ahead". */
+ * every line of a block's local shape that holds more than repeats (local_rows). Bullet-hell, 10k
+ * shapes between the peers' frames: set_poses and the update 0.122-0.130 ms a frame, 0.104-0.110
+ * asked ahead; the whole update at 100k 1.89-1.97 ms, 1.50-1.63. Warm, about 29 instructions a
+ * block (10k lazy: 1-2 us). README, "Asking ahead". */
 #define PF_BOUNDS 8
 #define PF_WHOLE 4
 
@@ -231,9 +245,16 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         for (size_t p = 0; p < SEPAX_P; p++) {
             size_t q = b + p + PF_WHOLE; /* in this call's range: a lazy frame's records come */
             if (q < nblocks) {           /* a marked block a call, and need no other block */
-                const char *lq = (const char *)&st->local[q];
-                for (size_t o = 0; o < sizeof(sepax_local_block); o += 64)
-                    __builtin_prefetch(lq + o);
+                const sepax_local_block *lq = &st->local[q];
+                int nq = local_rows(st, q, q);
+                for (int k = 0; k < nq; k += 2) { /* two rows a line */
+                    __builtin_prefetch(lq->x[k]);
+                    __builtin_prefetch(lq->y[k]);
+                    __builtin_prefetch(lq->nx[k]);
+                    __builtin_prefetch(lq->ny[k]);
+                }
+                __builtin_prefetch(lq->r); /* r, cbias, vbias and last: two lines */
+                __builtin_prefetch(lq->vbias);
                 __builtin_prefetch(&st->pose[q]);
                 __builtin_prefetch((const char *)&st->pose[q] + 64);
             }
@@ -257,23 +278,29 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
                 r1 = sepax_block_rows(st, b1, nall, SEPAX_STEP_BLOCKS_MAX);
             nrows = r1 > r0 ? r1 : r0;
         }
+        /* Rows from the blocks' own count on repeat the row before it in every lane, so they
+         * are computed once and copied: the same bits, and half the local lines unread for
+         * a pair of blocks of bullets (local_rows). */
+        int nlocal = local_rows(st, b, b1);
+        world_lanes w = {px, px, px, px}; /* set at k == 0 */
 #if defined(__clang__) || defined(__GNUC__)
 #pragma GCC unroll 8
 #endif
         for (int k = 0; k < SEPAX_MAX_VERTS; k++) {
-            world_lanes w =
-                to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
-                         lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]));
+            if (k < nlocal) {
+                w = to_world(c, s, px, py, lf_load(l0->x[k], l1->x[k]), lf_load(l0->y[k], l1->y[k]),
+                             lf_load(l0->nx[k], l1->nx[k]), lf_load(l0->ny[k], l1->ny[k]));
+                minx = k ? lf_min(w.x, minx) : w.x;
+                miny = k ? lf_min(w.y, miny) : w.y;
+                maxx = k ? lf_max(w.x, maxx) : w.x;
+                maxy = k ? lf_max(w.y, maxy) : w.y;
+            }
             lf_store(w.x, wrow[0][k]);
             lf_store(w.y, wrow[1][k]);
             lf_store(w.nx, wrow[2][k]);
             lf_store(w.ny, wrow[3][k]);
-            minx = k ? lf_min(w.x, minx) : w.x;
-            miny = k ? lf_min(w.y, miny) : w.y;
-            maxx = k ? lf_max(w.x, maxx) : w.x;
-            maxy = k ? lf_max(w.y, maxy) : w.y;
         }
-        plane_offsets(wrow, lf_load(l0->last, l1->last), cbias);
+        plane_offsets(wrow, lf_load(l0->last, l1->last), cbias, nlocal);
         /* From the rows just written, in address order: a line of each block is finished
          * before the next starts. Written inside the vertex loop, the two slots' five fields
          * kept ten lines half-written at once, more than the write-combining buffers hold,

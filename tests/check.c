@@ -643,7 +643,8 @@ out:
 /* Every shape's world data (views and box) against the reference's, bit for bit. */
 static size_t compare_world(const sepax_shapes *s, size_t *compared, check_msg *msg) {
     size_t bad = 0;
-    for (uint32_t id = 0; id < sepax_shapes_count(s); id++) {
+    for (uint32_t i = 0; i < sepax_shapes_count(s); i++) {
+        uint32_t id = sepax_shapes_id(s, i); /* the index itself until a removal */
         sepax_world_shape want;
         sepax_shape_view got;
         sepax_aabb box;
@@ -658,10 +659,10 @@ static size_t compare_world(const sepax_shapes *s, size_t *compared, check_msg *
             same &= memcmp(g[r], w[r], SEPAX_MAX_VERTS * sizeof(float)) == 0;
         /* the disc the curved-pair kernels read: vertex 0 and the radius */
         sepax_disc disc = {want.x[0], want.y[0], want.radius, 0.0f};
-        same &= memcmp(&s->disc[id], &disc, sizeof disc) == 0;
+        same &= memcmp(&s->disc[i], &disc, sizeof disc) == 0;
         *compared += 1;
         if (!same && !bad++)
-            snprintf(msg->text, sizeof msg->text, "update: shape %u world data differs", id);
+            snprintf(msg->text, sizeof msg->text, "update: shape %u world data differs", i);
     }
     return bad;
 }
@@ -703,6 +704,67 @@ static size_t check_update_streamed(const sepax_kernel *k, size_t *compared, che
         bad += compare_bounds(s, compared, msg);
     }
     sepax_shapes_destroy(s);
+    return bad;
+}
+
+/* A shape of `rows` local rows (its most vertices or planes) when `exact`, else of 1 .. rows,
+ * chosen by `pick`: a circle (1 row), a capsule (2), a regular polygon, sharp or rounded. */
+static sepax_status add_shape_of_rows(sepax_shapes *s, int rows, int exact, uint32_t pick) {
+    sepax_vec2 c = {0.1f * (float)(pick % 7), -0.05f * (float)(pick % 5)}, pts[8];
+    uint32_t id;
+    int nv = exact ? rows : 1 + (int)(pick % (uint32_t)rows);
+    if (nv == 1) return sepax_shapes_add_circle(s, c, 0.3f, &id);
+    if (nv == 2)
+        return sepax_shapes_add_capsule(s, c, (sepax_vec2){c.x + 0.5f, c.y + 0.2f}, 0.1f, &id);
+    for (int v = 0; v < nv; v++) {
+        sepax_rotation q = sepax_rot(6.2831853f * (float)v / (float)nv);
+        pts[v] = (sepax_vec2){c.x + 0.4f * q.c, c.y + 0.4f * q.s};
+    }
+    return pick & 8u ? sepax_shapes_add_rounded(s, pts, nv, 0.05f, &id)
+                     : sepax_shapes_add_polygon(s, pts, nv, &id);
+}
+
+/* The update computes a block's rows only up to the most rows of its shapes and copies the
+ * last into the rest (update_kernel.c, local_rows): blocks whose largest shape has 1 to 8
+ * rows (block b: (5 * b) % 8 + 1, in its last lane), then removals that move a shape in from
+ * the end and so shrink or grow blocks' counts; every update mode against the reference,
+ * below and past the size from which the update writes around the caches. */
+static size_t check_update_few_rows(const sepax_kernel *k, size_t *compared, check_msg *msg) {
+    static const uint32_t sizes[2] = {1003, 16389};
+    size_t bad = 0;
+    for (int z = 0; z < 2 && !bad; z++) {
+        uint32_t n = sizes[z];
+        sepax_shapes *s = sepax_shapes_create(n);
+        sepax_status st = s ? SEPAX_OK : SEPAX_ERR_NOMEM;
+        for (uint32_t i = 0; i < n && st == SEPAX_OK; i++)
+            st = add_shape_of_rows(s, (int)(5 * (i / 8) % 8) + 1, i % 8 == 7, i * 2654435761u);
+        if (st != SEPAX_OK) {
+            snprintf(msg->text, sizeof msg->text, "could not build the few-rows store");
+            sepax_shapes_destroy(s);
+            return bad + 1;
+        }
+        for (int round = 0; round < 3 && !bad; round++) {
+            uint32_t blocks = (sepax_shapes_count(s) + 7) / 8;
+            random_poses(s, 40 + (uint64_t)round);
+            k->update(s, 0, 5, SEPAX_WRITE_ROWS); /* uneven ranges, as a frame's threads */
+            k->update(s, 5, blocks, SEPAX_WRITE_ROWS);
+            bad += compare_world(s, compared, msg);
+            random_poses(s, 50 + (uint64_t)round);
+            k->update(s, 0, blocks, SEPAX_WRITE_RECORDS);
+            bad += compare_world(s, compared, msg);
+            /* the last shape, of whatever rows, moves into each hole */
+            for (uint32_t j = 0; j < 40; j++) {
+                uint32_t at = (uint32_t)(round * 40 + j) * 97u % (sepax_shapes_count(s) - 1);
+                if (sepax_shapes_remove(s, sepax_shapes_id(s, at), NULL) != SEPAX_OK && !bad++)
+                    snprintf(msg->text, sizeof msg->text, "few rows: a removal failed");
+            }
+        }
+        if (bad && strncmp(msg->text, "update:", 7) == 0) {
+            size_t used = strlen(msg->text);
+            snprintf(msg->text + used, sizeof msg->text - used, " (few rows, %u shapes)", n);
+        }
+        sepax_shapes_destroy(s);
+    }
     return bad;
 }
 
@@ -813,6 +875,7 @@ size_t check_update(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     k->update(s, 0, 1000, 0);
     bad += compare_world(s, compared, msg);
     bad += check_update_streamed(k, compared, msg);
+    bad += check_update_few_rows(k, compared, msg);
 out:
     sepax_shapes_destroy(s);
     free(pairs);
