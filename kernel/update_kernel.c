@@ -318,6 +318,12 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
              * the caches like the records: stored in place, each line was first read from
              * memory (bullet-hell 100k, update phase 1.49-1.56 -> 1.29-1.38 ms a frame:
              * docs/performance.md, "The discs written around the caches"). */
+#if defined(LF_HAS_STREAM_DISCS) && SEPAX_P == 1
+            /* transposed in registers where the lanes can: the array below, filled a float at
+             * a time and read back by vectors, cost some 50 instructions a block */
+            lf_stream_discs(lf_load(x0, x0), lf_load(y0, y0), r,
+                            &st->disc[b * SEPAX_BLOCK_LANES].x);
+#else
             _Alignas(64) sepax_disc d[8 * SEPAX_P];
             for (size_t t = 0; t < 8 * SEPAX_P; t++)
                 d[t] = (sepax_disc){x0[t], y0[t], (t < 8 ? l0 : l1)->r[t % 8], 0.0f};
@@ -327,6 +333,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
             for (int j = 0; j < 4; j++)
                 lf_stream2(lf_load(df + 8 * j, df + 8 * (4 * (SEPAX_P - 1) + j)), o0 + 8 * j,
                            o1 + 8 * j);
+#endif
         } else {
             for (size_t t = 0; t < 8 * SEPAX_P; t++) { /* discs: transposed back, one a shape */
                 size_t id = (t < 8 ? b : b1) * SEPAX_BLOCK_LANES + t % 8;
