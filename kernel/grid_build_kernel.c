@@ -9,6 +9,8 @@
  * key the same shapes the same way. */
 #include "broadphase.h"
 
+#include <string.h>
+
 #if defined(SEPAX_ISA_AVX2) || defined(SEPAX_ISA_AVX512)
 #include <simde/x86/avx2.h>
 #else
@@ -21,7 +23,8 @@
 void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                                          uint32_t first_block, uint32_t blocks, float grow,
                                          float limit, const float below[2], bp_box *ubox,
-                                         uint32_t *key, bp_tally *tally, int stream);
+                                         uint32_t *key, bp_tally *tally, const bp_recent *recent,
+                                         bp_lanes *lanes, int stream);
 void CAT(SEPAX_KERNEL_NAME, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
                                          const bp_geometry *g, uint32_t *key);
 void CAT(SEPAX_KERNEL_NAME, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,
@@ -61,17 +64,26 @@ static inline uint32_t count_lanes(simde__m256 m) {
     return (uint32_t)__builtin_popcount((unsigned)simde_mm256_movemask_ps(m));
 }
 
+/* bit k set where the k-th of the four filters in f has the bits r holds */
+static inline unsigned same_filter(simde__m256 f, simde__m256i r) {
+    simde__m256i eq = simde_mm256_cmpeq_epi64(simde_mm256_castps_si256(f), r);
+    return (unsigned)simde_mm256_movemask_pd(simde_mm256_castsi256_pd(eq));
+}
+
 /* A block at a time, its 8 lanes in one register. */
 void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                                          uint32_t first_block, uint32_t blocks, float grow,
                                          float limit, const float below[2], bp_box *ubox,
-                                         uint32_t *key, bp_tally *tally, int stream) {
+                                         uint32_t *key, bp_tally *tally, const bp_recent *recent,
+                                         bp_lanes *lanes, int stream) {
     const simde__m256 vgrow = simde_mm256_set1_ps(grow), vlimit = simde_mm256_set1_ps(limit);
     const simde__m256 absmask = simde_mm256_castsi256_ps(simde_mm256_set1_epi32(0x7fffffff));
     const simde__m256 scale = simde_mm256_set1_ps(0x1p-20f), zero = simde_mm256_setzero_ps();
     const simde__m256 inf = simde_mm256_set1_ps(INFINITY), ninf = simde_mm256_set1_ps(-INFINITY);
     const simde__m256 below0 = simde_mm256_set1_ps(below[0]);
     const simde__m256 below1 = simde_mm256_set1_ps(below[1]);
+    const simde__m256i r0 = simde_mm256_set1_epi64x((int64_t)recent->f[0]);
+    const simde__m256i r1 = simde_mm256_set1_epi64x((int64_t)recent->f[1]);
     simde__m256 cell = zero, minx = inf, miny = inf, maxx = ninf, maxy = ninf;
     uint32_t nsmall = 0, nbelow0 = 0, nbelow1 = 0;
     for (uint32_t b = first_block; b < first_block + blocks; b++) {
@@ -114,6 +126,10 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
                             simde_mm256_shuffle_ps(t1, t3, SIMDE_MM_SHUFFLE(3, 2, 3, 2))};
         simde__m256 f0 = simde_mm256_loadu_ps((const float *)(const void *)(filter + i));
         simde__m256 f1 = simde_mm256_loadu_ps((const float *)(const void *)(filter + i + 4));
+        lanes[b - first_block] =
+            (bp_lanes){(uint8_t)(same_filter(f0, r0) | same_filter(f1, r0) << 4),
+                       (uint8_t)(same_filter(f0, r1) | same_filter(f1, r1) << 4),
+                       (uint8_t)simde_mm256_movemask_ps(large), 0};
         simde__m256 g0 = simde_mm256_permute2f128_ps(f0, f1, 0x20); /* lanes 0, 1 | 4, 5 */
         simde__m256 g1 = simde_mm256_permute2f128_ps(f0, f1, 0x31); /* lanes 2, 3 | 6, 7 */
         simde__m256 e0 = simde_mm256_unpacklo_ps(e, zero), e1 = simde_mm256_unpackhi_ps(e, zero);
@@ -163,7 +179,8 @@ static inline void put_quarter(float *p, simde__m128 v, int stream) {
 void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                                          uint32_t first_block, uint32_t blocks, float grow,
                                          float limit, const float below[2], bp_box *ubox,
-                                         uint32_t *key, bp_tally *tally, int stream) {
+                                         uint32_t *key, bp_tally *tally, const bp_recent *recent,
+                                         bp_lanes *lanes, int stream) {
     const simde__m128 vgrow = simde_mm_set1_ps(grow), vlimit = simde_mm_set1_ps(limit);
     const simde__m128 absmask = simde_mm_castsi128_ps(simde_mm_set1_epi32(0x7fffffff));
     const simde__m128 scale = simde_mm_set1_ps(0x1p-20f), zero = simde_mm_setzero_ps();
@@ -223,6 +240,18 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
             put_quarter(out + 28, simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)),
                         stream);
         }
+        /* the block's filters against the recent two, a shape at a time (as the build's
+         * classification did before the kernel took this over) */
+        bp_lanes m = {0, 0, 0, 0};
+        for (uint32_t l = 0; l < SEPAX_BLOCK_LANES; l++) {
+            uint32_t i = b * SEPAX_BLOCK_LANES + l;
+            uint64_t f;
+            memcpy(&f, &filter[i], sizeof f);
+            m.eq0 |= (uint8_t)((f == recent->f[0]) << l);
+            m.eq1 |= (uint8_t)((f == recent->f[1]) << l);
+            m.large |= (uint8_t)((key[i] != 0) << l);
+        }
+        lanes[b - first_block] = m;
     }
     float run[5 * 4];
     simde_mm_storeu_ps(run, cell);

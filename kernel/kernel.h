@@ -41,6 +41,18 @@ typedef struct bp_tally {
     uint32_t nsmall, below[2];
 } bp_tally;
 
+/* The two filters the build's classification met last (grid.c's classify_filter), as their
+ * bits, for grid_boxes to compare each shape's with; and what it found, a block at a time: bit
+ * l set where lane l's filter is f[0] (eq0), where it is f[1] (eq1), where the shape is large
+ * (large: its key UINT32_MAX). */
+typedef struct bp_recent {
+    uint64_t f[2];
+} bp_recent;
+
+typedef struct bp_lanes {
+    uint8_t eq0, eq1, large, pad_;
+} bp_lanes;
+
 /* The grid's cells: cell of x floor((x - ox) * inv) clamped to 0 .. last, in double. */
 typedef struct bp_geometry {
     double ox, oy, inv, lastx, lasty;
@@ -115,12 +127,13 @@ typedef struct sepax_kernel {
      * shape i's box grown by `grow` and then its slack (sepax_grid_slack), its filter and
      * largest extent into ubox[i], key[i] UINT32_MAX where that extent is above limit (a
      * large shape) and 0 elsewhere, and the tally, with the extents below below[0] and
-     * below[1] (grid_build_kernel.c); with `stream`, the entries are stored around the
+     * below[1], and lanes[b - first_block] for each block b, its shapes' filters against
+     * recent's (grid_build_kernel.c); with `stream`, the entries are stored around the
      * caches (ubox 64-byte aligned) and fenced before the call returns */
     void (*grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                        uint32_t first_block, uint32_t blocks, float grow, float limit,
                        const float below[2], bp_box *ubox, uint32_t *key, bp_tally *tally,
-                       int stream);
+                       const bp_recent *recent, bp_lanes *lanes, int stream);
     /* for i = i0 .. i1 - 1: key[i] = the cell of ubox[i]'s lower corner, row * nx + col, or
      * g->large where key[i] is UINT32_MAX (grid_build_kernel.c) */
     void (*grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1, const bp_geometry *g,

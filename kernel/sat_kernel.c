@@ -2008,8 +2008,8 @@ size_t CAT(SEPAX_KERNEL_FILES, _box_cell)(const sepax_box_soa *soa, uint32_t fir
 void CAT(SEPAX_KERNEL_FILES, _grid_boxes)(const sepax_aabb_block *aabb, const sepax_filter *filter,
                                           uint32_t first_block, uint32_t blocks, float grow,
                                           float limit, const float below[2], bp_box *ubox,
-                                          uint32_t *key, bp_tally *tally,
-                                          int stream); /* grid_build_kernel.c */
+                                          uint32_t *key, bp_tally *tally, const bp_recent *recent,
+                                          bp_lanes *lanes, int stream); /* grid_build_kernel.c */
 void CAT(SEPAX_KERNEL_FILES, _grid_cells)(const bp_box *ubox, uint32_t i0, uint32_t i1,
                                           const bp_geometry *g, uint32_t *key);
 void CAT(SEPAX_KERNEL_FILES, _grid_columns)(const bp_box *ubox, const uint32_t *sid, uint32_t p0,

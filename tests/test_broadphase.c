@@ -2491,6 +2491,8 @@ Test(broadphase, build_passes_match_the_scalar_rules) {
     static bp_box want[N];
     static _Alignas(64) bp_box got[N]; /* as the broadphase's: streamed entries need it */
     static uint32_t want_key[N], got_key[N];
+    /* the filters most shapes take: both zeros among them, which the recent two may be too */
+    static const sepax_filter pool[4] = {{0u, 0u}, {1u, 0xfffffffeu}, {2u, 0xfffffffdu}, {1u, 2u}};
     int kernels = 0;
     for (int ki = 0; ki < test_kernel_count(); ki++) {
         const test_kernel *t = test_kernel_at(ki);
@@ -2508,7 +2510,15 @@ Test(broadphase, build_passes_match_the_scalar_rules) {
                 a->miny[l] = y;
                 a->maxx[l] = w >= 0.0f ? x + w : x; /* a box, never upside down */
                 a->maxy[l] = y + hgt;
-                filter[i] = (sepax_filter){(uint32_t)runs_rng(&h), (uint32_t)runs_rng(&h)};
+                /* mostly a few filters, as a game's (the recent two among them), some anything */
+                filter[i] = runs_rng(&h) % 5
+                                ? pool[runs_rng(&h) % 4]
+                                : (sepax_filter){(uint32_t)runs_rng(&h), (uint32_t)runs_rng(&h)};
+            }
+            bp_recent recent;
+            for (int q = 0; q < 2; q++) {
+                sepax_filter f = pool[runs_rng(&h) % 4];
+                memcpy(&recent.f[q], &f, sizeof f);
             }
             float grow = round % 3 ? (float)(runs_rng(&h) % 5) / 8.0f : 0.0f;
             float limit = (float)(runs_rng(&h) % 12) / 4.0f;
@@ -2545,9 +2555,33 @@ Test(broadphase, build_passes_match_the_scalar_rules) {
             memset(got, 0xa5, sizeof got);
             memset(got_key, 0xa5, sizeof got_key);
             bp_tally tally;
+            bp_lanes lanes[BLOCKS + 1];
+            memset(lanes, 0xa5, sizeof lanes);
             /* stored through the caches or around them: the same entries */
             t->k->grid_boxes(aabb, filter, first, blocks, grow, limit, below, got, got_key, &tally,
-                             round % 2);
+                             &recent, lanes, round % 2);
+            /* each block's lanes: filters equal to the recent two, bit for bit, and large keys */
+            for (uint32_t j = 0; j <= blocks; j++) {
+                if (j == blocks) { /* past its blocks: untouched */
+                    cr_assert(lanes[j].eq0 == 0xa5 && lanes[j].eq1 == 0xa5 &&
+                                  lanes[j].large == 0xa5,
+                              "%s, round %d: lanes written past the blocks", t->name, round);
+                    break;
+                }
+                unsigned eq0 = 0, eq1 = 0, large = 0;
+                for (uint32_t l = 0; l < SEPAX_BLOCK_LANES; l++) {
+                    uint32_t i = (first + j) * SEPAX_BLOCK_LANES + l;
+                    uint64_t f;
+                    memcpy(&f, &filter[i], sizeof f);
+                    eq0 |= (unsigned)(f == recent.f[0]) << l;
+                    eq1 |= (unsigned)(f == recent.f[1]) << l;
+                    large |= (unsigned)(want_key[i] != 0) << l;
+                }
+                cr_assert(lanes[j].eq0 == eq0 && lanes[j].eq1 == eq1 && lanes[j].large == large,
+                          "%s, round %d, block %u: lanes %02x %02x %02x, scalar %02x %02x %02x",
+                          t->name, round, j, lanes[j].eq0, lanes[j].eq1, lanes[j].large, eq0, eq1,
+                          large);
+            }
             for (uint32_t i = 0; i < N; i++) {
                 int in = i >= first * SEPAX_BLOCK_LANES && i < (first + blocks) * SEPAX_BLOCK_LANES;
                 if (!in) { /* outside its blocks: untouched */
