@@ -9,8 +9,6 @@
  * key the same shapes the same way. */
 #include "broadphase.h"
 
-#include <string.h>
-
 #if defined(SEPAX_ISA_AVX2) || defined(SEPAX_ISA_AVX512)
 #include <simde/x86/avx2.h>
 #else
@@ -168,6 +166,14 @@ static inline simde__m128 sel(simde__m128 m, simde__m128 a, simde__m128 b) {
 #define GRID_STREAM 0
 #endif
 
+/* bit k set where the k-th of the two filters in f has the bits r holds (64-bit equality
+ * from 32-bit compares: SSE2 has no other) */
+static inline unsigned same_filter(simde__m128 f, simde__m128i r) {
+    simde__m128i eq = simde_mm_cmpeq_epi32(simde_mm_castps_si128(f), r);
+    eq = simde_mm_and_si128(eq, simde_mm_shuffle_epi32(eq, SIMDE_MM_SHUFFLE(2, 3, 0, 1)));
+    return (unsigned)simde_mm_movemask_pd(simde_mm_castsi128_pd(eq));
+}
+
 /* A quarter of an entry (stream: around the caches; p is 16-byte aligned, ubox being 64) */
 static inline void put_quarter(float *p, simde__m128 v, int stream) {
     if (GRID_STREAM && stream)
@@ -188,8 +194,11 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
     const simde__m128 below0 = simde_mm_set1_ps(below[0]), below1 = simde_mm_set1_ps(below[1]);
     simde__m128 cell = zero, minx = inf, miny = inf, maxx = ninf, maxy = ninf;
     uint32_t nsmall = 0, nbelow0 = 0, nbelow1 = 0;
+    const simde__m128i r0f = simde_mm_set1_epi64x((int64_t)recent->f[0]);
+    const simde__m128i r1f = simde_mm_set1_epi64x((int64_t)recent->f[1]);
     for (uint32_t b = first_block; b < first_block + blocks; b++) {
         const sepax_aabb_block *a = &aabb[b];
+        bp_lanes m = {0, 0, 0, 0};
         for (uint32_t h = 0; h < SEPAX_BLOCK_LANES; h += 4) {
             uint32_t i = b * SEPAX_BLOCK_LANES + h;
             simde__m128 lx = simde_mm_loadu_ps(a->minx + h), ly = simde_mm_loadu_ps(a->miny + h);
@@ -225,6 +234,9 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
             SIMDE_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
             simde__m128 f01 = simde_mm_loadu_ps((const float *)(const void *)(filter + i));
             simde__m128 f23 = simde_mm_loadu_ps((const float *)(const void *)(filter + i + 2));
+            m.eq0 |= (uint8_t)((same_filter(f01, r0f) | same_filter(f23, r0f) << 2) << h);
+            m.eq1 |= (uint8_t)((same_filter(f01, r1f) | same_filter(f23, r1f) << 2) << h);
+            m.large |= (uint8_t)((unsigned)simde_mm_movemask_ps(large) << h);
             simde__m128 e01 = simde_mm_unpacklo_ps(e, zero), e23 = simde_mm_unpackhi_ps(e, zero);
             float *out = (float *)(void *)(ubox + i);
             put_quarter(out, r0, stream);
@@ -239,17 +251,6 @@ void CAT(SEPAX_KERNEL_NAME, _grid_boxes)(const sepax_aabb_block *aabb, const sep
             put_quarter(out + 24, r3, stream);
             put_quarter(out + 28, simde_mm_shuffle_ps(f23, e23, SIMDE_MM_SHUFFLE(3, 2, 3, 2)),
                         stream);
-        }
-        /* the block's filters against the recent two, a shape at a time (as the build's
-         * classification did before the kernel took this over) */
-        bp_lanes m = {0, 0, 0, 0};
-        for (uint32_t l = 0; l < SEPAX_BLOCK_LANES; l++) {
-            uint32_t i = b * SEPAX_BLOCK_LANES + l;
-            uint64_t f;
-            memcpy(&f, &filter[i], sizeof f);
-            m.eq0 |= (uint8_t)((f == recent->f[0]) << l);
-            m.eq1 |= (uint8_t)((f == recent->f[1]) << l);
-            m.large |= (uint8_t)((key[i] != 0) << l);
         }
         lanes[b - first_block] = m;
     }
