@@ -45,8 +45,10 @@ extern "C" {
 /// (sepax_query_options.scratch) and plan for SEPAX_SCRATCH_STACK_BYTES. Measured by
 /// tests/stack_driver.c, which runs the calls on a stack of this size over a guard, on every
 /// backend the CPU runs (README, "Stack"). The deepest calls are pair queries over lists longer
-/// than 1024 pairs without scratch, each 4096-pair chunk sorted in buffers on the stack: up to
-/// 65 KiB (KiB: 1024 bytes). The built-in scheduler's threads have the system's default stack.
+/// than 1024 pairs without scratch, each 4096-pair chunk sorted in buffers on the stack, and
+/// sepax_collide_manifold without scratch, whose contact step keeps 46 KiB of lane buffers
+/// there: up to 72 KiB (KiB: 1024 bytes). The built-in scheduler's threads have the system's
+/// default stack.
 #define SEPAX_STACK_BYTES (96u * 1024u)
 
 /// Bytes of caller scratch a query takes for its work buffers (sepax_query_options.scratch),
@@ -511,7 +513,9 @@ typedef struct sepax_manifold {
 /// the margin, the one point is the incident edge's deepest vertex (of two equally deep, the
 /// one nearer the reference face's span). A point sits midway between the
 /// two surfaces; its separation is the distance between them along the normal. A pair that
-/// misses is written as all zeros. On error nothing is written.
+/// misses is written as all zeros. On error nothing is written. A call of 262,144 pairs or more
+/// whose output is 16-byte aligned writes it with non-temporal stores (around the caches, as
+/// an output that large would leave them anyway): read it back from memory, not from cache.
 SEPAX_API sepax_status sepax_collide_manifold(const sepax_shapes *store, const sepax_pair *pairs,
                                               size_t n, sepax_manifold *out);
 

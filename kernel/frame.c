@@ -220,7 +220,7 @@ static void flush(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c) {
         break;
     default: /* SEPAX_TEST_MANIFOLD */
         f->k->collide(f->store, w->cand, m, f->margin, w->hit, w->axis, w->work);
-        f->k->contacts(f->store, w->cand, m, w->hit, w->axis, f->margin, w->man, w->work);
+        f->k->contacts(f->store, w->cand, m, w->hit, w->axis, f->margin, w->man, w->work, 0);
         for (size_t i = 0; i < m; i++) {
             if (n < cap) {
                 c->pairs[n] = w->cand[i];

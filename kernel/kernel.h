@@ -105,10 +105,11 @@ typedef struct sepax_kernel {
     /* one ray against the shapes at indices first .. first + count - 1 */
     void (*raycast_range)(const sepax_shapes *store, const sepax_ray *ray, uint32_t first,
                           size_t count, sepax_ray_hit *out);
-    /* contact manifolds from collide's answers and axes for the same pairs (manifold_kernel.c) */
+    /* contact manifolds from collide's answers and axes for the same pairs (manifold_kernel.c),
+     * each written once, in order; with `stream` (out 16-byte aligned) around the caches */
     void (*contacts)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                      const sepax_hit *hits, const uint8_t *axis, float margin, sepax_manifold *out,
-                     void *work);
+                     void *work, int stream);
     /* the grid's range test: over runs runs[2r] .. runs[2r + 1] - 1 of soa's positions, one
      * run after another, those whose boxes overlap the probe's and whose filters pass,
      * ascending within a run, into out (room for the runs' lengths + 8); returns how many.

@@ -18,10 +18,10 @@
  *     one row is its centre).
  * Lanes carry which incident vertex each contact stems from (j or j2: a
  * crossing of a side plane takes the vertex it replaced) and make its
- * feature id as two 16-bit halves, exact in floats; the scatter joins them. Misses are written as
- * zeros. Closest-vertices hits (curved pairs: every hit of two circles) are listed too and run a
- * pair per lane through manifold.c's vertex search (vertex_step). The scalar copy runs manifold.c a
- * pair at a time. */
+ * feature id as two 16-bit halves, exact in floats, joined as an integer's bits. Misses are
+ * written as zeros. Closest-vertices hits (curved pairs: every hit of two circles) are listed too
+ * and run a pair per lane through manifold.c's vertex search (vertex_step). The scalar copy runs
+ * manifold.c a pair at a time. */
 #include "kernel.h"
 #include "lanes.h"
 #include "manifold.h"
@@ -35,7 +35,7 @@
 
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out, void *work);
+                                       sepax_manifold *out, void *work, int stream);
 
 #if defined(SEPAX_ISA_SCALAR)
 /* The portable copy keeps manifold.c's pair at a time: with no vectors, the
@@ -43,14 +43,16 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
  * saves (measured: 174 -> 225 ns a pair, bench/sepax-bench --backend scalar). */
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out, void *work) {
-    (void)work; /* nothing of its own to keep */
+                                       sepax_manifold *out, void *work, int stream) {
+    (void)work, (void)stream; /* nothing of its own to keep; plain stores */
     for (size_t i = 0; i < n; i++)
         sepax_manifold_from_hit(st, pairs[i], &hits[i], axes[i], margin, &out[i]);
 }
 #else
 
-/* The hits gathered and run through the lanes at a time (the lane buffers, about 36 KB with
+#include <simde/x86/sse2.h> /* write_span's 16-byte moves (NEON: SIMDe's translation) */
+
+/* The hits gathered and run through the lanes at a time (the lane buffers, about 46 KB with
  * the span's lists below, in the call's work memory or, without any, on the stack). Pieces of
  * 256 pairs instead of 128, each listed and run on its own, took polygon manifolds from
  * 41.6-42.3 to 37.4-37.5 ns a pair (SSE4.1) and 23.2-23.8 to 22.7-23.1 (AVX-512); then
@@ -62,6 +64,20 @@ void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair 
  * (queries.c's MANIFOLD_CHUNK), a frame's in batches of fewer. */
 #define HIT_SPAN 1024
 _Static_assert(HIT_SPAN % FACE_LIST == 0 && FACE_LIST % 16 == 0, "whole batches, whole steps");
+/* A streamed call's span (contacts_with's `stream`): its results wait in rows until every
+ * manifold of the span is written, in order, each once (write_span), so the span is what
+ * the work memory holds beside the rest. Its rows: the face hits' from row 0 (padded to whole
+ * steps), then the closest-vertices hits' (padded too), then a row of zeros that every miss
+ * copies. A plain call's rows are its batch's lanes. */
+#define STREAM_SPAN 512
+#define ZERO_ROW (STREAM_SPAN + LANES)
+#define ROWS (ZERO_ROW + 1)
+_Static_assert(STREAM_SPAN % FACE_LIST == 0 && STREAM_SPAN <= HIT_SPAN && ROWS >= FACE_LIST + LANES,
+               "whole batches; a plain batch's rows fit too");
+/* a streamed span's pair's code: its face hit's row, VERTEX_CODE plus its vertex hit's
+ * place, or ZERO_ROW */
+#define VERTEX_CODE 0x8000u
+_Static_assert(ZERO_ROW < VERTEX_CODE && VERTEX_CODE + STREAM_SPAN <= 0xffffu, "codes fit 16 bits");
 
 /* Which incident vertex a contact stems from, or none (see the file comment). */
 enum { PT_J = 0, PT_J2 = 1, PT_NONE = 2 };
@@ -85,15 +101,17 @@ typedef struct face_batch {
     _Alignas(64) float inc_planes[BATCH];
     const float *inc[BATCH]; /* the incident shape's record; for a vertex step, B's */
     const float *va[BATCH];  /* a vertex step's A record */
-    /* results: a row per lane, laid out as sepax_manifold's points (x, y, separation and id
-     * of each, the id as an integer's bits), and the count as an integer's bits */
-    _Alignas(64) float pts[BATCH][8];
-    _Alignas(64) float count[BATCH];
     /* the face's index and 1 when B owns it, for the ids */
     _Alignas(64) float k[BATCH];
     _Alignas(64) float ref_is_b[BATCH];
+    /* results: a row per lane of a batch, or per hit of a streamed span, laid out as
+     * sepax_manifold's points (x, y, separation and id of each, the id as an integer's
+     * bits), and the count as an integer's bits */
+    _Alignas(64) float pts[ROWS][8];
+    _Alignas(64) float count[ROWS];
     /* the span's face hits and closest-vertices hits, by their place in the span */
     uint32_t list[HIT_SPAN + LANES], vlist[HIT_SPAN + LANES];
+    uint16_t code[STREAM_SPAN]; /* a streamed span's pairs' rows, as list_hits codes them */
 } face_batch;
 
 static _Alignas(64) const float k_zero[LANES] = {0};
@@ -224,8 +242,8 @@ static inline __attribute__((always_inline)) lf at_v(const vtree *t, const lf va
     return lf_sel_lt(t->d2[1], t->d2[0], v2[1], v2[0]);
 }
 
-/* face_points() of manifold.c for one step of lanes, gathered in f */
-static void face_step(face_batch *b, size_t o, float margin) {
+/* face_points() of manifold.c for one step of lanes, gathered at o, into the rows from row */
+static void face_step(face_batch *b, size_t o, size_t row, float margin) {
     masks m = {LOAD(k_zero), LOAD(k_one), LOAD(k_half)};
     lf nx = LOAD(b->nx + o), ny = LOAD(b->ny + o), c = LOAD(b->c + o);
     /* A's radius plus B's, in either order: IEEE addition commutes */
@@ -368,8 +386,8 @@ static void face_step(face_batch *b, size_t o, float margin) {
                    pick(&m, both, c1.y, m.zero),
                    pick(&m, both, c1.s, m.zero),
                    point_id(&m, pt1, id_j, id_j2)};
-    lf_put_rows(field, &b->pts[o]);
-    lf_store(lf_join16(lf_add(m.one, both), m.zero), b->count + o);
+    lf_put_rows(field, &b->pts[row]);
+    lf_store(lf_join16(lf_add(m.one, both), m.zero), b->count + row);
 }
 
 /* The vertex after k of a face of n vertices, k_next[n][k] (rows past 8: a valid store has
@@ -415,12 +433,41 @@ static inline __attribute__((always_inline)) void gather(face_batch *f, size_t l
     f->ref_is_b[l] = k_count[ref_is_b];
 }
 
-/* Lane l's manifold, for a pair with collide answer h. */
+/* Lane l's manifold, for a pair with collide answer h (a plain call). */
 static inline void scatter(const face_batch *f, size_t l, const sepax_hit *h, sepax_manifold *out) {
     out->normal = h->normal;
     out->depth = h->depth;
     memcpy(&out->count, &f->count[l], sizeof out->count);
     memcpy(out->points, f->pts[l], sizeof out->points);
+}
+
+/* A streamed span's len manifolds, in order, each written once: a pair's normal and depth as
+ * collide gave them (zeros for a miss: sepax_hit), and its row's count and points (a miss's
+ * code names the zero row), stored around the caches, so that the output's lines are not read
+ * before they are written, as a store to part of a line must. (The bits only move: the hit
+ * word read as a float is replaced, never computed with.) */
+static inline __attribute__((always_inline)) void write_span(const face_batch *f,
+                                                             const sepax_hit *h, size_t len,
+                                                             uint32_t vbase, sepax_manifold *o,
+                                                             int vertices) {
+    _Static_assert(offsetof(sepax_hit, normal) == 4 && offsetof(sepax_hit, depth) == 12 &&
+                       sizeof(sepax_hit) == 16 && offsetof(sepax_manifold, depth) == 8 &&
+                       offsetof(sepax_manifold, count) == 12 &&
+                       offsetof(sepax_manifold, points) == 16 && sizeof(sepax_manifold) == 48,
+                   "a manifold is its hit's last 12 bytes, the count and a row");
+    for (size_t i = 0; i < len; i++) {
+        uint32_t code = f->code[i];
+        uint32_t row = vertices && code >= VERTEX_CODE ? code - VERTEX_CODE + vbase : code;
+        /* hit, normal, depth -> count, normal, depth -> normal, depth, count */
+        simde__m128 q0 = simde_mm_move_ss(simde_mm_loadu_ps((const float *)(const void *)&h[i]),
+                                          simde_mm_load_ss(&f->count[row]));
+        q0 = simde_mm_shuffle_ps(q0, q0, SIMDE_MM_SHUFFLE(0, 3, 2, 1));
+        simde__m128 q1 = simde_mm_load_ps(f->pts[row]), q2 = simde_mm_load_ps(f->pts[row] + 4);
+        float *d = (float *)(void *)&o[i]; /* 16-byte aligned: the caller checks */
+        simde_mm_stream_ps(d, q0);
+        simde_mm_stream_ps(d + 4, q1);
+        simde_mm_stream_ps(d + 8, q2);
+    }
 }
 
 /* Lane l's inputs for a closest-vertices hit h: the two records, their radii (in r_ref
@@ -437,11 +484,12 @@ static inline void gather_vertex(face_batch *f, size_t l, const sepax_shapes *st
     f->c[l] = h->depth;
 }
 
-/* manifold.c's vertex_contact for one step of lanes gathered by gather_vertex, over
+/* manifold.c's vertex_contact for one step of lanes gathered by gather_vertex at o, into the
+ * rows from row, over
  * rows 0 .. na - 1 of A and 0 .. nb - 1 of B, na and nb the most vertices of the step's A
  * and B shapes: a shape's rows past its own count repeat its last vertex, and each such pair
  * of rows repeats one the search met before it, which the strict < keeps. */
-static void vertex_step(face_batch *b, size_t o, int na, int nb) {
+static void vertex_step(face_batch *b, size_t o, size_t row, int na, int nb) {
     masks m = {LOAD(k_zero), LOAD(k_one), LOAD(k_half)};
     const float *const *pa = b->va + o, *const *pb = b->inc + o;
     lf ax[8], ay[8], bx[8], by[8];
@@ -481,8 +529,8 @@ static void vertex_step(face_batch *b, size_t o, int na, int nb) {
                    /* SEPAX_FEATURE_ID(bi, bj, VERTEX, VERTEX): both types are 0 */
                    lf_join16(lf_add(bi, lf_mul(bj, BCAST(&k_256))), m.zero), m.zero, m.zero, m.zero,
                    m.zero};
-    lf_put_rows(field, &b->pts[o]);
-    lf_store(lf_join16(m.one, m.zero), b->count + o);
+    lf_put_rows(field, &b->pts[row]);
+    lf_store(lf_join16(m.one, m.zero), b->count + row);
 }
 
 _Static_assert(sizeof(face_batch) <= SEPAX_WORK_BYTES, "a face batch fits the work memory");
@@ -494,36 +542,36 @@ _Static_assert(sizeof(((sepax_manifold *)0)->points) == 8 * sizeof(float) &&
 
 static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                           const sepax_hit *hits, const uint8_t *axes, float margin,
-                          sepax_manifold *out, face_batch *fb);
+                          sepax_manifold *out, face_batch *fb, int stream);
 
 /* with the lane buffers on the stack: a call of its own, so that the frame of a call with
  * work memory holds none */
-static __attribute__((noinline)) void contacts_on_stack(const sepax_shapes *st,
-                                                        const sepax_pair *pairs, size_t n,
-                                                        const sepax_hit *hits, const uint8_t *axes,
-                                                        float margin, sepax_manifold *out) {
+static __attribute__((noinline)) void
+contacts_on_stack(const sepax_shapes *st, const sepax_pair *pairs, size_t n, const sepax_hit *hits,
+                  const uint8_t *axes, float margin, sepax_manifold *out, int stream) {
     face_batch own;
-    contacts_with(st, pairs, n, hits, axes, margin, out, &own);
+    contacts_with(st, pairs, n, hits, axes, margin, out, &own, stream);
 }
 
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out, void *work) {
+                                       sepax_manifold *out, void *work, int stream) {
     if (work)
-        contacts_with(st, pairs, n, hits, axes, margin, out, work);
+        contacts_with(st, pairs, n, hits, axes, margin, out, work, stream);
     else
-        contacts_on_stack(st, pairs, n, hits, axes, margin, out);
+        contacts_on_stack(st, pairs, n, hits, axes, margin, out, stream);
 }
 
-/* Zeros for every pair of a piece, and the lists of its hits whose axis is a face (list)
- * and, when `vertices`, the closest-vertices one (vlist), branch-free: hit or miss is a coin
- * toss a pair, and so is face or vertex in a list of curved shapes. Returns how many face
- * hits; *nv: how many vertex hits. */
-static inline __attribute__((always_inline)) size_t list_hits(const sepax_hit *h, const uint8_t *ax,
-                                                              size_t len, sepax_manifold *o,
-                                                              uint32_t *list, uint32_t *vlist,
-                                                              size_t *nv, int vertices) {
-    size_t nf = 0, nvert = 0;
+/* The lists of a span's hits whose axis is a face (list) and, when `vertices`, the
+ * closest-vertices one (vlist); with `stream`, each pair's code (write_span: its place in the
+ * face list, VERTEX_CODE plus its place in the other, or ZERO_ROW for a miss), else zeros
+ * for every pair of the span, which a hit's scatter writes again. Branch-free: hit or miss is
+ * a coin toss a pair, and so is face or vertex in a list of curved shapes. Returns how many
+ * face hits; *nv: how many vertex hits. */
+static inline __attribute__((always_inline)) size_t
+list_hits(const sepax_hit *h, const uint8_t *ax, size_t len, sepax_manifold *o, uint16_t *code,
+          uint32_t *list, uint32_t *vlist, size_t *nv, int vertices, int stream) {
+    uint32_t nf = 0, nvert = 0;
     for (size_t i = 0; i < len; i++) {
         /* 0 or 1 (the collide kernels write no other value); the mask keeps the lists in
          * bounds whatever the word holds */
@@ -531,17 +579,25 @@ static inline __attribute__((always_inline)) size_t list_hits(const sepax_hit *h
         list[nf] = (uint32_t)i;
         if (vertices) {
             uint32_t face = ax[i] < SEPAX_AXIS_VERTICES;
-            nf += hit & face;
+            uint32_t fh = hit & face, vh = hit & !face; /* at most one is 1 */
             vlist[nvert] = (uint32_t)i;
-            nvert += hit & !face;
+            if (stream)
+                code[i] = (uint16_t)(ZERO_ROW + fh * (nf - ZERO_ROW) +
+                                     vh * (VERTEX_CODE + nvert - ZERO_ROW));
+            nf += fh;
+            nvert += vh;
         } else {
-            nf += hit; /* no closest-vertices axis can win here: every hit's axis is a face */
+            /* no closest-vertices axis can win here: every hit's axis is a face */
+            if (stream) code[i] = (uint16_t)(ZERO_ROW + hit * (nf - ZERO_ROW));
+            nf += hit;
         }
-        o[i] = (sepax_manifold){{0.0f, 0.0f},
-                                0.0f,
-                                0u,
-                                {{{0.0f, 0.0f}, 0.0f, 0u},
-                                 {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a hit written again */
+        if (!stream)
+            o[i] =
+                (sepax_manifold){{0.0f, 0.0f},
+                                 0.0f,
+                                 0u,
+                                 {{{0.0f, 0.0f}, 0.0f, 0u},
+                                  {{0.0f, 0.0f}, 0.0f, 0u}}}; /* a miss, or a hit written again */
     }
     *nv = nvert;
     return nf;
@@ -560,9 +616,23 @@ static inline size_t batch_len(size_t at, size_t end) {
     return end - at < FACE_LIST ? end - at : FACE_LIST;
 }
 
+/* list_hits with its flags as constants */
+static size_t list_span(const sepax_hit *h, const uint8_t *ax, size_t len, sepax_manifold *o,
+                        face_batch *fb, size_t *nv, int vertices, int stream) {
+    if (stream)
+        return vertices ? list_hits(h, ax, len, o, fb->code, fb->list, fb->vlist, nv, 1, 1)
+                        : list_hits(h, ax, len, o, fb->code, fb->list, fb->vlist, nv, 0, 1);
+    return vertices ? list_hits(h, ax, len, o, fb->code, fb->list, fb->vlist, nv, 1, 0)
+                    : list_hits(h, ax, len, o, fb->code, fb->list, fb->vlist, nv, 0, 0);
+}
+
+/* With `stream` (out 16-byte aligned: the caller's choice for outputs larger than the caches)
+ * each span's manifolds wait in rows and are written once, in order, around the caches;
+ * else each pair's zeros go out while its span is listed, and each batch's hits over them:
+ * measured in docs/performance.md, "The manifolds written once". */
 static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                           const sepax_hit *hits, const uint8_t *axes, float margin,
-                          sepax_manifold *out, face_batch *fb) {
+                          sepax_manifold *out, face_batch *fb, int stream) {
     /* the closest-vertices axis wins only for curved shapes or under a positive margin
      * (kernel.h): a sharp store at margin <= 0 lists no such hits, and pays nothing for them */
     int curved = st->n_class[SEPAX_CLASS_CIRCLE] + st->n_class[SEPAX_CLASS_CURVED] != 0;
@@ -571,30 +641,35 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         memset(fb->r_ref, 0, sizeof fb->r_ref);
         memset(fb->r_inc, 0, sizeof fb->r_inc);
     }
-    for (size_t base = 0; base < n; base += HIT_SPAN) {
-        size_t len = n - base < HIT_SPAN ? n - base : HIT_SPAN;
+    memset(fb->pts[ZERO_ROW], 0, sizeof fb->pts[ZERO_ROW]);
+    fb->count[ZERO_ROW] = 0.0f; /* the bits of 0u */
+    size_t span = stream ? STREAM_SPAN : HIT_SPAN;
+    for (size_t base = 0; base < n; base += span) {
+        size_t len = n - base < span ? n - base : span;
         const sepax_pair *p = pairs + base;
         const sepax_hit *h = hits + base;
         const uint8_t *ax = axes + base;
         sepax_manifold *o = out + base;
         uint32_t *list = fb->list, *vlist = fb->vlist;
-        size_t nv = 0, nf = vertex_hits ? list_hits(h, ax, len, o, list, vlist, &nv, 1)
-                                        : list_hits(h, ax, len, o, list, vlist, &nv, 0);
+        size_t nv = 0, nf = list_span(h, ax, len, o, fb, &nv, vertex_hits, stream);
         size_t steps = pad_steps(list, nf);
         for (size_t f0 = 0; f0 < nf; f0 += FACE_LIST) {
             const uint32_t *fl = list + f0;
             size_t cnt = batch_len(f0, nf), cs = batch_len(f0, steps);
+            size_t row = stream ? f0 : 0; /* where the batch's rows start */
             if (curved)
                 for (size_t l = 0; l < cs; l++) gather(fb, l, st, p[fl[l]], ax[fl[l]], 1);
             else
                 for (size_t l = 0; l < cs; l++) gather(fb, l, st, p[fl[l]], ax[fl[l]], 0);
-            for (size_t l = 0; l < cs; l += LANES) face_step(fb, l, margin);
-            for (size_t l = 0; l < cnt; l++) scatter(fb, l, &h[fl[l]], &o[fl[l]]);
+            for (size_t l = 0; l < cs; l += LANES) face_step(fb, l, row + l, margin);
+            if (!stream)
+                for (size_t l = 0; l < cnt; l++) scatter(fb, l, &h[fl[l]], &o[fl[l]]);
         }
-        size_t vsteps = pad_steps(vlist, nv);
+        size_t vbase = steps, vsteps = pad_steps(vlist, nv); /* streamed: after the face rows */
         for (size_t v0 = 0; v0 < nv; v0 += FACE_LIST) {
             const uint32_t *vl = vlist + v0;
             size_t cnt = batch_len(v0, nv), cs = batch_len(v0, vsteps);
+            size_t row = stream ? vbase + v0 : 0;
             for (size_t l = 0; l < cs; l += LANES) {
                 int na = 1, nb = 1; /* the most vertices of the step's shapes */
                 for (size_t k = l; k < l + LANES; k++) {
@@ -605,10 +680,16 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
                     nb = vb > nb ? vb : nb;
                     gather_vertex(fb, k, st, p[i], &h[i]);
                 }
-                vertex_step(fb, l, na, nb);
+                vertex_step(fb, l, row + l, na, nb);
             }
-            for (size_t l = 0; l < cnt; l++) scatter(fb, l, &h[vl[l]], &o[vl[l]]);
+            if (!stream)
+                for (size_t l = 0; l < cnt; l++) scatter(fb, l, &h[vl[l]], &o[vl[l]]);
         }
+        if (stream && vertex_hits)
+            write_span(fb, h, len, (uint32_t)vbase, o, 1);
+        else if (stream)
+            write_span(fb, h, len, (uint32_t)vbase, o, 0);
     }
+    if (stream) lf_stream_fence(); /* the streamed stores before any later one */
 }
 #endif

@@ -132,13 +132,22 @@ sepax_status sepax_collide_opt(const sepax_shapes *store, const sepax_pair *pair
 _Static_assert(MANIFOLD_HEAD + SEPAX_WORK_BYTES <= SEPAX_SCRATCH_BYTES,
                "a manifold call's answers and its kernels' work memory fit the scratch");
 
+/* Manifolds a call writes around the caches (the contact step's `stream`): from 262,144 pairs
+ * (12 MB of output, past what a shared L3 keeps of it) and where the output is 16-byte aligned.
+ * On the Zen 4 the AVX-512 manifold of 1M pairs took 20.36-21.67 ns a pair against
+ * 20.95-22.80 plain; of 262,144, 20.11 at best against 20.84; of 65,536 streamed was the
+ * slower (21.92 against 18.71) and of 4,096 too (18.13 against 17.53): docs/performance.md,
+ * "The manifolds written once". */
+#define STREAM_MANIFOLDS 262144u
+
 static void manifolds_with(const sepax_kernel *k, const sepax_shapes *store,
                            const sepax_pair *pairs, size_t n, float margin, sepax_manifold *out,
                            sepax_hit *hits, uint8_t *axes, void *work) {
+    int stream = n >= STREAM_MANIFOLDS && ((uintptr_t)out & 15u) == 0;
     for (size_t base = 0; base < n; base += MANIFOLD_CHUNK) {
         size_t len = n - base < MANIFOLD_CHUNK ? n - base : MANIFOLD_CHUNK;
         k->collide(store, pairs + base, len, margin, hits, axes, work);
-        k->contacts(store, pairs + base, len, hits, axes, margin, out + base, work);
+        k->contacts(store, pairs + base, len, hits, axes, margin, out + base, work, stream);
     }
 }
 

@@ -2020,7 +2020,8 @@ void CAT(SEPAX_KERNEL_FILES, _poses_store)(sepax_pose_block *dst, const sepax_po
                                            size_t blocks); /* pose_kernel.c */
 void CAT(SEPAX_KERNEL_NAME, _contacts)(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
                                        const sepax_hit *hits, const uint8_t *axes, float margin,
-                                       sepax_manifold *out, void *work); /* manifold_kernel.c */
+                                       sepax_manifold *out, void *work,
+                                       int stream); /* manifold_kernel.c */
 void CAT(SEPAX_KERNEL_FILES, _rot)(const float *angles, size_t n,
                                    sepax_rotation *out); /* rot_kernel.c */
 

@@ -508,3 +508,55 @@ Test(manifold, bad_input_writes_nothing) {
     cr_assert(memcmp(out, before, sizeof out) == 0, "an error wrote output");
     sepax_shapes_destroy(s);
 }
+
+/* A call past STREAM_MANIFOLDS (queries.c: 262,144 pairs) writes its manifolds once, in
+ * order, around the caches where the output is 16-byte aligned, and as the smaller calls do
+ * where it is not: both the reference's bits, every pair, on a sharp store and a mixed one
+ * (whose closest-vertices rows follow the face rows), at margins 0 and 0.3 (vertex hits in
+ * a sharp store too), with a partial last span. */
+static void streamed_call(int kinds, float margin) {
+    wl_config cfg = wl_default();
+    cfg.kinds = kinds;
+    cfg.shapes = 2048;
+    cfg.pairs = 262144 + 1000 + 37;
+    sepax_shapes *s = sepax_shapes_create(cfg.shapes);
+    sepax_pair *pairs = malloc(cfg.pairs * sizeof *pairs);
+    /* room for the output at a 16-byte boundary and 4 bytes past one */
+    unsigned char *raw = malloc((cfg.pairs + 1) * sizeof(sepax_manifold) + 16);
+    sepax_manifold *want = malloc(cfg.pairs * sizeof *want);
+    cr_assert(s && pairs && raw && want && wl_fill_store(s, &cfg) == SEPAX_OK);
+    cr_assert_eq(wl_make_pairs(s, &cfg, pairs), SEPAX_OK);
+    sepax_query_options o = {0};
+    o.margin = margin;
+    cr_assert_eq(sepax_ref_collide_manifold_opt(s, pairs, cfg.pairs, &o, want), SEPAX_OK);
+    unsigned char *at16 = raw + (16u - (uintptr_t)raw % 16u) % 16u;
+    for (int off = 0; off <= 4; off += 4) {
+        sepax_manifold *got = (sepax_manifold *)(void *)(at16 + off);
+        memset(got, 0xa5, cfg.pairs * sizeof *got); /* NaN bits where a write is missed */
+        cr_assert_eq(sepax_collide_manifold_opt(s, pairs, cfg.pairs, &o, got), SEPAX_OK);
+        size_t bad = 0, first = cfg.pairs, hits = 0;
+        for (size_t i = 0; i < cfg.pairs; i++) {
+            hits += want[i].count != 0;
+            if (memcmp(&got[i], &want[i], sizeof want[i]) != 0) {
+                if (!bad) first = i;
+                bad++;
+            }
+        }
+        cr_expect(hits > cfg.pairs / 10, "too few hits to say anything: %zu", hits);
+        cr_expect_eq(bad, 0,
+                     "%s, margin %.1f, output %s: %zu of %zu manifolds differ from the "
+                     "reference's, the first at %zu",
+                     kinds == WL_MIXED ? "mixed" : "polygons", (double)margin,
+                     off ? "4 bytes past 16" : "16-byte aligned", bad, cfg.pairs, first);
+    }
+    free(want);
+    free(raw);
+    free(pairs);
+    sepax_shapes_destroy(s);
+}
+
+Test(manifold, streamed_call_polygons, .timeout = 600) {
+    streamed_call(WL_POLYGONS, 0.0f);
+    streamed_call(WL_POLYGONS, 0.3f);
+}
+Test(manifold, streamed_call_mixed, .timeout = 600) { streamed_call(WL_MIXED, 0.0f); }
