@@ -141,6 +141,10 @@ struct sepax_broadphase {
     uint32_t *marked;
     size_t cap_marked;
     size_t candidates, results;
+    /* whether the last frame's update wrote its records around the caches (frame.c: a sparse
+     * frame's SEPAX_WRITE_STREAM): not public, the results are the same bits either way, but
+     * what a test checks to know it compared that path */
+    int streamed;
     /* the last frame's large_scanned over its chunks: not public, but what a test bounds to
      * see that the large shapes are paired in time linear in their number, with no clock */
     size_t large_scanned;

@@ -94,7 +94,8 @@ typedef struct sepax_kernel {
                         float margin, uint8_t *hit);
     /* world data from local shapes and poses, for the shapes of blocks first_block ..
      * first_block + blocks - 1 (clipped to the store), as `mode` (SEPAX_WRITE_RECORDS, ROWS or
-     * BOUNDS, store.h) says; the caller keeps store->rows_stale and recs_stale */
+     * BOUNDS, the first two perhaps plus STREAM: store.h) says; the caller keeps
+     * store->rows_stale and recs_stale */
     void (*update)(sepax_shapes *store, uint32_t first_block, uint32_t blocks, int mode);
     /* swept SAT; va, vb per pair, NULL: not moving; velocities checked by the caller */
     void (*sweep)(const sepax_shapes *store, const sepax_pair *pairs, size_t n,

@@ -641,8 +641,10 @@ static void contacts_with(const sepax_shapes *st, const sepax_pair *pairs, size_
         memset(fb->r_ref, 0, sizeof fb->r_ref);
         memset(fb->r_inc, 0, sizeof fb->r_inc);
     }
-    memset(fb->pts[ZERO_ROW], 0, sizeof fb->pts[ZERO_ROW]);
-    fb->count[ZERO_ROW] = 0.0f; /* the bits of 0u */
+    if (stream) { /* the row every miss copies (write_span); a plain call never reads it */
+        memset(fb->pts[ZERO_ROW], 0, sizeof fb->pts[ZERO_ROW]);
+        fb->count[ZERO_ROW] = 0.0f; /* the bits of 0u */
+    }
     size_t span = stream ? STREAM_SPAN : HIT_SPAN;
     for (size_t base = 0; base < n; base += span) {
         size_t len = n - base < span ? n - base : span;

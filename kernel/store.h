@@ -187,8 +187,16 @@ void sepax_transform_shape(sepax_shapes *s, uint32_t id);
 void sepax_transform_bounds(sepax_shapes *s, uint32_t id);
 
 /* What a kernel's update writes (sepax_kernel.update's mode): every shape's records, discs
- * and bounds; those and the transposed rows; or only the bounds. */
-enum { SEPAX_WRITE_RECORDS = 0, SEPAX_WRITE_ROWS = 1, SEPAX_WRITE_BOUNDS = 2 };
+ * and bounds; those and the transposed rows; or only the bounds. SEPAX_WRITE_STREAM, added to
+ * RECORDS or ROWS, writes the records, discs and rows around the caches whatever the store's
+ * size (as a store past update_kernel.c's STREAM_SHAPES always does): the same bits, for a
+ * caller that knows few of them will be read soon (frame.c). */
+enum {
+    SEPAX_WRITE_RECORDS = 0,
+    SEPAX_WRITE_ROWS = 1,
+    SEPAX_WRITE_BOUNDS = 2,
+    SEPAX_WRITE_STREAM = 4
+};
 
 /* The C library's aligned_alloc and free, the default of every object. */
 sepax_allocator sepax_libc_allocator(void);

@@ -38,7 +38,7 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
     size_t end = begin + (size_t)blocks * SEPAX_BLOCK_LANES;
     if (end > st->count) end = st->count;
     for (size_t id = begin; id < end; id++) {
-        if (mode == SEPAX_WRITE_BOUNDS)
+        if ((mode & ~SEPAX_WRITE_STREAM) == SEPAX_WRITE_BOUNDS) /* plain stores either way */
             sepax_transform_bounds(st, (uint32_t)id);
         else
             sepax_transform_shape(st, (uint32_t)id);
@@ -213,6 +213,9 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
                                      int mode) {
     size_t nblocks = ((size_t)st->count + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
     const size_t nall = nblocks;
+    /* around the caches: asked for, or a store past STREAM_SHAPES */
+    int stream = (mode & SEPAX_WRITE_STREAM) || st->count >= STREAM_SHAPES;
+    mode &= ~SEPAX_WRITE_STREAM;
     if (first_block >= nblocks) return;
     if (blocks > nblocks - first_block) blocks = (uint32_t)(nblocks - first_block);
     nblocks = (size_t)first_block + blocks;
@@ -237,7 +240,6 @@ void CAT(SEPAX_KERNEL_NAME, _update)(sepax_shapes *st, uint32_t first_block, uin
         return;
     }
     int rows = mode == SEPAX_WRITE_ROWS;
-    int stream = st->count >= STREAM_SHAPES;
     for (size_t b = first_block; b < nblocks; b += SEPAX_P) {
         /* with two slots and an odd last block, slot 1 repeats slot 0: it
          * writes the same bits to the same place */

@@ -731,7 +731,8 @@ static sepax_status add_shape_of_rows(sepax_shapes *s, int rows, int exact, uint
  * last into the rest (update_kernel.c, local_rows): blocks whose largest shape has 1 to 8
  * rows (block b: (5 * b) % 8 + 1, in its last lane), then removals that move a shape in from
  * the end and so shrink or grow blocks' counts; every update mode against the reference,
- * below and past the size from which the update writes around the caches. */
+ * below and past the size from which the update writes around the caches, and below it with
+ * SEPAX_WRITE_STREAM asking for that. */
 static size_t check_update_few_rows(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     /* the second stays past the streamed size through the rounds' removals */
     static const uint32_t sizes[2] = {1003, 16509};
@@ -755,6 +756,14 @@ static size_t check_update_few_rows(const sepax_kernel *k, size_t *compared, che
             bad += compare_world(s, compared, msg);
             random_poses(s, 50 + (uint64_t)round);
             k->update(s, 0, blocks, SEPAX_WRITE_RECORDS);
+            bad += compare_world(s, compared, msg);
+            /* around the caches when asked, at any size (a sparse frame's records) */
+            random_poses(s, 60 + (uint64_t)round);
+            k->update(s, 0, blocks, SEPAX_WRITE_RECORDS | SEPAX_WRITE_STREAM);
+            bad += compare_world(s, compared, msg);
+            random_poses(s, 70 + (uint64_t)round);
+            k->update(s, 0, 3, SEPAX_WRITE_ROWS | SEPAX_WRITE_STREAM);
+            k->update(s, 3, blocks, SEPAX_WRITE_ROWS | SEPAX_WRITE_STREAM);
             bad += compare_world(s, compared, msg);
             /* the last shape, of whatever rows, moves into each hole */
             for (uint32_t j = 0; j < 40; j++) {

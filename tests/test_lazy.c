@@ -171,6 +171,81 @@ Test(lazy, dense_scene_writes_every_record_with_the_same_contract) {
     sepax_shapes_destroy(s);
 }
 
+/* A frame's SEPAX_UPDATE_FRAME on a sparse store past frame.c's SPARSE_STREAM_SHAPES writes
+ * its records around the caches (SEPAX_WRITE_STREAM, on a store below the update's own
+ * threshold): the same records, discs and bounds as a whole update, bit for bit, and the same
+ * results, for every test, thread count and backend; a dense store's frames after its first
+ * keep the records in the caches. bp->streamed says which path each frame took, so that the
+ * comparisons are known to cover the streamed one. */
+Test(frame_update, sparse_frame_streams_records_with_the_same_bits) {
+    sepax_shapes *s = make_store(6003, 43, 0);
+    uint32_t n = sepax_shapes_count(s), nb = (n + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    size_t bounds_bytes = nb * sizeof(sepax_aabb_block), disc_bytes = n * sizeof(sepax_disc);
+    size_t rec_bytes = n * sizeof(sepax_poly_rec);
+    sepax_aabb_block *aabb = malloc(bounds_bytes);
+    sepax_disc *disc = malloc(disc_bytes);
+    sepax_poly_rec *rec = malloc(rec_bytes);
+    sepax_backend was = sepax_get_backend();
+    wl_rng r = {17};
+    size_t found = 0, frames = 0;
+    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
+        if (!sepax_backend_available((sepax_backend)b)) continue;
+        cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
+        const char *name = sepax_backend_name((sepax_backend)b);
+        for (uint32_t threads = 1; threads <= 2; threads++) {
+            sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+            cr_assert(bp);
+            for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
+                move_all(s, &r);
+                results fr = run_frame(bp, s, test, SEPAX_UPDATE_FRAME);
+                cr_assert(bp->streamed, "%s, %u threads, test %d: %zu candidates, %u shapes", name,
+                          threads, test, bp->candidates, n);
+                memcpy(aabb, s->aabb, bounds_bytes);
+                memcpy(disc, s->disc, disc_bytes);
+                memcpy(rec, s->rec, rec_bytes);
+                cr_assert_eq(sepax_shapes_update(s), SEPAX_OK); /* in place: below 16,384 */
+                results full = run_frame(bp, s, test, SEPAX_UPDATE_NONE);
+                cr_assert(!bp->streamed);
+                cr_assert_eq(fr.n, full.n, "%s, %u threads, test %d", name, threads, test);
+                cr_assert(memcmp(fr.pairs, full.pairs, fr.n * sizeof *fr.pairs) == 0);
+                if (test == SEPAX_TEST_COLLIDE)
+                    cr_assert(memcmp(fr.hits, full.hits, fr.n * sizeof *fr.hits) == 0);
+                if (test == SEPAX_TEST_MANIFOLD)
+                    cr_assert(memcmp(fr.mans, full.mans, fr.n * sizeof *fr.mans) == 0);
+                cr_assert(memcmp(aabb, s->aabb, bounds_bytes) == 0, "%s: bounds differ", name);
+                cr_assert(memcmp(disc, s->disc, disc_bytes) == 0, "%s: discs differ", name);
+                cr_assert(memcmp(rec, s->rec, rec_bytes) == 0, "%s: records differ", name);
+                found += fr.n;
+                frames++;
+                free_results(&fr);
+                free_results(&full);
+            }
+            sepax_broadphase_destroy(bp);
+        }
+    }
+    sepax_set_backend(was);
+    cr_assert(found > 100 && frames >= 6, "%zu results in %zu frames", found, frames);
+    sepax_shapes_destroy(s);
+
+    /* dense: the first frame (no candidates seen yet) streams, the later ones do not */
+    s = make_store(6000, 47, 1);
+    sepax_broadphase *bp = sepax_broadphase_create(NULL);
+    cr_assert(s && bp);
+    for (int round = 0; round < 3; round++) {
+        move_all(s, &r);
+        results fr = run_frame(bp, s, SEPAX_TEST_OVERLAP, SEPAX_UPDATE_FRAME);
+        cr_assert_eq(bp->streamed, round == 0, "dense round %d", round);
+        cr_assert(bp->candidates > sepax_shapes_count(s) / 8);
+        free_results(&fr);
+    }
+    sepax_broadphase_destroy(bp);
+    sepax_shapes_destroy(s);
+    free(aabb);
+    free(disc);
+    free(rec);
+}
+
 /* Every query that reads records, after a lazy frame: SEPAX_ERR_STALE_WORLD, its output as it
  * was; the bounds-only calls still answer; after sepax_shapes_update (or a frame that writes
  * every record) every call answers again. */
