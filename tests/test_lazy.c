@@ -65,58 +65,106 @@ static void free_results(results *r) {
     free(r->mans);
 }
 
+/* A copy of a store's world data as the update wrote it: bounds, discs and records. */
+typedef struct world_copy {
+    sepax_aabb_block *aabb;
+    sepax_disc *disc;
+    sepax_poly_rec *rec;
+    size_t aabb_bytes, disc_bytes, rec_bytes;
+} world_copy;
+
+static world_copy world_copy_new(const sepax_shapes *s) {
+    uint32_t n = sepax_shapes_count(s), nb = (n + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    world_copy w = {NULL,
+                    NULL,
+                    NULL,
+                    nb * sizeof(sepax_aabb_block),
+                    n * sizeof(sepax_disc),
+                    n * sizeof(sepax_poly_rec)};
+    w.aabb = malloc(w.aabb_bytes);
+    w.disc = malloc(w.disc_bytes);
+    w.rec = malloc(w.rec_bytes);
+    cr_assert(w.aabb && w.disc && w.rec);
+    return w;
+}
+
+static void world_copy_take(world_copy *w, const sepax_shapes *s) {
+    memcpy(w->aabb, s->aabb, w->aabb_bytes);
+    memcpy(w->disc, s->disc, w->disc_bytes);
+    memcpy(w->rec, s->rec, w->rec_bytes);
+}
+
+static void world_copy_free(world_copy *w) {
+    free(w->aabb);
+    free(w->disc);
+    free(w->rec);
+}
+
+/* A frame's results against those of the same frame after a whole update, bit for bit. */
+static void expect_same_results(const results *got, const results *want, int test, const char *name,
+                                uint32_t threads) {
+    cr_assert_eq(got->n, want->n, "%s, %u threads, test %d: %zu results, want %zu", name, threads,
+                 test, got->n, want->n);
+    cr_assert(memcmp(got->pairs, want->pairs, got->n * sizeof *got->pairs) == 0,
+              "%s, %u threads, test %d: pairs differ", name, threads, test);
+    if (test == SEPAX_TEST_COLLIDE)
+        cr_assert(memcmp(got->hits, want->hits, got->n * sizeof *got->hits) == 0,
+                  "%s, %u threads: hits differ", name, threads);
+    if (test == SEPAX_TEST_MANIFOLD)
+        cr_assert(memcmp(got->mans, want->mans, got->n * sizeof *got->mans) == 0,
+                  "%s, %u threads: manifolds differ", name, threads);
+}
+
+/* A broadphase of `threads` threads with backend b selected, or NULL where b is not
+ * available; *name: the backend's name. */
+static sepax_broadphase *bp_on_backend(int b, uint32_t threads, const char **name) {
+    if (!sepax_backend_available((sepax_backend)b)) return NULL;
+    cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
+    *name = sepax_backend_name((sepax_backend)b);
+    sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
+    sepax_broadphase *bp = sepax_broadphase_create(&cfg);
+    cr_assert(bp);
+    return bp;
+}
+
 Test(lazy, same_bits_as_a_whole_update_for_every_test_thread_count_and_backend) {
     sepax_shapes *s = make_store(4000, 41, 0);
-    uint32_t n = sepax_shapes_count(s), nb = (n + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
-    size_t bounds_bytes = nb * sizeof(sepax_aabb_block), disc_bytes = n * sizeof(sepax_disc);
-    size_t rec_bytes = n * sizeof(sepax_poly_rec);
-    sepax_aabb_block *aabb = malloc(bounds_bytes);
-    sepax_disc *disc = malloc(disc_bytes);
-    sepax_poly_rec *rec = malloc(rec_bytes);
+    uint32_t n = sepax_shapes_count(s);
+    world_copy w = world_copy_new(s);
     sepax_backend was = sepax_get_backend();
     wl_rng r = {5};
     size_t found = 0, skipped = 0;
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
-        if (!sepax_backend_available((sepax_backend)b)) continue;
-        cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
-        const char *name = sepax_backend_name((sepax_backend)b);
         for (uint32_t threads = 1; threads <= 2; threads++) {
-            sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
-            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
-            cr_assert(bp);
+            const char *name;
+            sepax_broadphase *bp = bp_on_backend(b, threads, &name);
+            if (!bp) continue;
             for (int test = SEPAX_TEST_AABB; test <= SEPAX_TEST_MANIFOLD; test++) {
                 move_all(s, &r);
                 results lazy = run_frame(bp, s, test, SEPAX_UPDATE_LAZY);
                 cr_assert_eq(s->recs_stale, 1u);
-                memcpy(aabb, s->aabb, bounds_bytes);
-                memcpy(disc, s->disc, disc_bytes);
-                memcpy(rec, s->rec, rec_bytes);
+                world_copy_take(&w, s);
                 cr_assert_eq(sepax_shapes_update(s), SEPAX_OK);
                 cr_assert_eq(s->recs_stale, 0u);
                 results full = run_frame(bp, s, test, SEPAX_UPDATE_NONE);
-                cr_assert_eq(lazy.n, full.n, "%s, %u threads, test %d: %zu results, want %zu", name,
-                             threads, test, lazy.n, full.n);
-                cr_assert(memcmp(lazy.pairs, full.pairs, lazy.n * sizeof *lazy.pairs) == 0,
-                          "%s, %u threads, test %d: pairs differ", name, threads, test);
-                if (test == SEPAX_TEST_COLLIDE)
-                    cr_assert(memcmp(lazy.hits, full.hits, lazy.n * sizeof *lazy.hits) == 0,
-                              "%s, %u threads: hits differ", name, threads);
-                if (test == SEPAX_TEST_MANIFOLD)
-                    cr_assert(memcmp(lazy.mans, full.mans, lazy.n * sizeof *lazy.mans) == 0,
-                              "%s, %u threads: manifolds differ", name, threads);
-                cr_assert(memcmp(aabb, s->aabb, bounds_bytes) == 0, "%s: bounds differ", name);
+                expect_same_results(&lazy, &full, test, name, threads);
+                cr_assert(memcmp(w.aabb, s->aabb, w.aabb_bytes) == 0, "%s: bounds differ", name);
                 /* every shape of a result has its record written; some others do not */
                 for (size_t k = 0; k < lazy.n; k++) {
                     uint32_t ia = lazy.pairs[k].a & SEPAX_ID_INDEX_MASK;
                     uint32_t ib = lazy.pairs[k].b & SEPAX_ID_INDEX_MASK;
                     if (test == SEPAX_TEST_AABB) continue; /* reads no record */
-                    cr_assert(memcmp(&rec[ia], &s->rec[ia], sizeof *rec) == 0, "%s: record", name);
-                    cr_assert(memcmp(&rec[ib], &s->rec[ib], sizeof *rec) == 0, "%s: record", name);
-                    cr_assert(memcmp(&disc[ia], &s->disc[ia], sizeof *disc) == 0, "%s: disc", name);
-                    cr_assert(memcmp(&disc[ib], &s->disc[ib], sizeof *disc) == 0, "%s: disc", name);
+                    cr_assert(memcmp(&w.rec[ia], &s->rec[ia], sizeof *w.rec) == 0, "%s: record",
+                              name);
+                    cr_assert(memcmp(&w.rec[ib], &s->rec[ib], sizeof *w.rec) == 0, "%s: record",
+                              name);
+                    cr_assert(memcmp(&w.disc[ia], &s->disc[ia], sizeof *w.disc) == 0, "%s: disc",
+                              name);
+                    cr_assert(memcmp(&w.disc[ib], &s->disc[ib], sizeof *w.disc) == 0, "%s: disc",
+                              name);
                 }
                 for (uint32_t i = 0; i < n; i++)
-                    skipped += memcmp(&rec[i], &s->rec[i], sizeof *rec) != 0;
+                    skipped += memcmp(&w.rec[i], &s->rec[i], sizeof *w.rec) != 0;
                 found += lazy.n;
                 free_results(&lazy);
                 free_results(&full);
@@ -128,9 +176,7 @@ Test(lazy, same_bits_as_a_whole_update_for_every_test_thread_count_and_backend) 
     /* the comparisons compared something, and the mode left records behind */
     cr_assert(found > 200, "%zu results", found);
     cr_assert(skipped > n, "%zu records skipped", skipped);
-    free(aabb);
-    free(disc);
-    free(rec);
+    world_copy_free(&w);
     sepax_shapes_destroy(s);
 }
 
@@ -179,43 +225,29 @@ Test(lazy, dense_scene_writes_every_record_with_the_same_contract) {
  * comparisons are known to cover the streamed one. */
 Test(frame_update, sparse_frame_streams_records_with_the_same_bits) {
     sepax_shapes *s = make_store(6003, 43, 0);
-    uint32_t n = sepax_shapes_count(s), nb = (n + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
-    size_t bounds_bytes = nb * sizeof(sepax_aabb_block), disc_bytes = n * sizeof(sepax_disc);
-    size_t rec_bytes = n * sizeof(sepax_poly_rec);
-    sepax_aabb_block *aabb = malloc(bounds_bytes);
-    sepax_disc *disc = malloc(disc_bytes);
-    sepax_poly_rec *rec = malloc(rec_bytes);
+    uint32_t n = sepax_shapes_count(s);
+    world_copy w = world_copy_new(s);
     sepax_backend was = sepax_get_backend();
     wl_rng r = {17};
     size_t found = 0, frames = 0;
     for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
-        if (!sepax_backend_available((sepax_backend)b)) continue;
-        cr_assert_eq(sepax_set_backend((sepax_backend)b), SEPAX_OK);
-        const char *name = sepax_backend_name((sepax_backend)b);
         for (uint32_t threads = 1; threads <= 2; threads++) {
-            sepax_broadphase_config cfg = {threads, NULL, NULL, 1};
-            sepax_broadphase *bp = sepax_broadphase_create(&cfg);
-            cr_assert(bp);
+            const char *name;
+            sepax_broadphase *bp = bp_on_backend(b, threads, &name);
+            if (!bp) continue;
             for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
                 move_all(s, &r);
                 results fr = run_frame(bp, s, test, SEPAX_UPDATE_FRAME);
                 cr_assert(bp->streamed, "%s, %u threads, test %d: %zu candidates, %u shapes", name,
                           threads, test, bp->candidates, n);
-                memcpy(aabb, s->aabb, bounds_bytes);
-                memcpy(disc, s->disc, disc_bytes);
-                memcpy(rec, s->rec, rec_bytes);
+                world_copy_take(&w, s);
                 cr_assert_eq(sepax_shapes_update(s), SEPAX_OK); /* in place: below 16,384 */
                 results full = run_frame(bp, s, test, SEPAX_UPDATE_NONE);
                 cr_assert(!bp->streamed);
-                cr_assert_eq(fr.n, full.n, "%s, %u threads, test %d", name, threads, test);
-                cr_assert(memcmp(fr.pairs, full.pairs, fr.n * sizeof *fr.pairs) == 0);
-                if (test == SEPAX_TEST_COLLIDE)
-                    cr_assert(memcmp(fr.hits, full.hits, fr.n * sizeof *fr.hits) == 0);
-                if (test == SEPAX_TEST_MANIFOLD)
-                    cr_assert(memcmp(fr.mans, full.mans, fr.n * sizeof *fr.mans) == 0);
-                cr_assert(memcmp(aabb, s->aabb, bounds_bytes) == 0, "%s: bounds differ", name);
-                cr_assert(memcmp(disc, s->disc, disc_bytes) == 0, "%s: discs differ", name);
-                cr_assert(memcmp(rec, s->rec, rec_bytes) == 0, "%s: records differ", name);
+                expect_same_results(&fr, &full, test, name, threads);
+                cr_assert(memcmp(w.aabb, s->aabb, w.aabb_bytes) == 0, "%s: bounds differ", name);
+                cr_assert(memcmp(w.disc, s->disc, w.disc_bytes) == 0, "%s: discs differ", name);
+                cr_assert(memcmp(w.rec, s->rec, w.rec_bytes) == 0, "%s: records differ", name);
                 found += fr.n;
                 frames++;
                 free_results(&fr);
@@ -241,9 +273,7 @@ Test(frame_update, sparse_frame_streams_records_with_the_same_bits) {
     }
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
-    free(aabb);
-    free(disc);
-    free(rec);
+    world_copy_free(&w);
 }
 
 /* Every query that reads records, after a lazy frame: SEPAX_ERR_STALE_WORLD, its output as it
