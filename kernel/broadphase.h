@@ -145,6 +145,10 @@ struct sepax_broadphase {
      * frame's SEPAX_WRITE_STREAM): not public, the results are the same bits either way, but
      * what a test checks to know it compared that path */
     int streamed;
+    /* whether the last frame prefetched its cells' shapes once each, not its candidates'
+     * (frame.c: fetch_cells, a dense frame): as streamed, for a test to know its path */
+    int fetched_cells;
+    uint32_t fetch_cells_min; /* frame.c's FETCH_CELLS_SHAPES; a test lowers it */
     /* the last frame's large_scanned over its chunks: not public, but what a test bounds to
      * see that the large shapes are paired in time linear in their number, with no clock */
     size_t large_scanned;

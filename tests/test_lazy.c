@@ -276,6 +276,46 @@ Test(frame_update, sparse_frame_streams_records_with_the_same_bits) {
     world_copy_free(&w);
 }
 
+/* A dense frame (the last frame on its broadphase found at least as many candidates as
+ * shapes; from 16,384 shapes, a threshold the test lowers) prefetches the shapes of each cell's
+ * neighbourhood once, not each candidate's: a path that only reads, so its results are the first
+ * frame's (which prefetched per candidate), pair for pair and bit for bit, for every test, thread
+ * count and backend. bp->fetched_cells says which path each frame took; the sanitizer runs check
+ * its reads. */
+Test(frame_update, dense_frame_prefetches_cells_with_the_same_results) {
+    sepax_shapes *s = make_store(6000, 47, 1);
+    sepax_backend was = sepax_get_backend();
+    uint64_t seed = 19;
+    size_t found = 0;
+    for (int b = 0; b < SEPAX_BACKEND_COUNT; b++) {
+        for (uint32_t threads = 1; threads <= 2; threads++) {
+            const char *name;
+            for (int test = SEPAX_TEST_OVERLAP; test <= SEPAX_TEST_MANIFOLD; test++) {
+                sepax_broadphase *bp = bp_on_backend(b, threads, &name);
+                if (!bp) break;
+                bp->fetch_cells_min = 0; /* the path of 16,384 shapes and more, on 6,000 */
+                /* each shape turned about its place on the workload's lattice: dense */
+                cr_assert_eq(wl_pose_randomly(s, seed++), SEPAX_OK);
+                results first = run_frame(bp, s, test, SEPAX_UPDATE_NONE);
+                cr_assert(!bp->fetched_cells, "%s: a fresh broadphase has seen no candidates",
+                          name);
+                cr_assert(bp->candidates >= sepax_shapes_count(s), "%s: %zu candidates, %u shapes",
+                          name, bp->candidates, sepax_shapes_count(s));
+                results again = run_frame(bp, s, test, SEPAX_UPDATE_NONE);
+                cr_assert(bp->fetched_cells, "%s, %u threads, test %d", name, threads, test);
+                expect_same_results(&again, &first, test, name, threads);
+                found += first.n;
+                free_results(&first);
+                free_results(&again);
+                sepax_broadphase_destroy(bp);
+            }
+        }
+    }
+    sepax_set_backend(was);
+    cr_assert(found > 1000, "%zu results", found);
+    sepax_shapes_destroy(s);
+}
+
 /* Every query that reads records, after a lazy frame: SEPAX_ERR_STALE_WORLD, its output as it
  * was; the bounds-only calls still answer; after sepax_shapes_update (or a frame that writes
  * every record) every call answers again. */
