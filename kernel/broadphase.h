@@ -47,8 +47,8 @@ typedef struct bp_worker {
      * the thread that runs the task, a caller's fiber perhaps */
     _Alignas(64) unsigned char work[SEPAX_WORK_BYTES];
     uint32_t pos[BP_PIECE + BP_PAD];
-    uint32_t tile[BP_TILE + BP_PAD];     /* a cell test's positions */
-    uint32_t tile_own[BP_TILE + BP_PAD]; /* and the owner of each */
+    uint32_t tile[BP_TILE + BP_PAD];     /* a cell test's ids (of the positions it found) */
+    uint32_t tile_own[BP_TILE + BP_PAD]; /* and the id of the owner of each */
     sepax_pair cand[BP_BATCH + BP_PIECE];
     uint8_t flag[BP_BATCH + BP_PIECE];
     uint8_t axis[BP_BATCH + BP_PIECE];
@@ -226,7 +226,7 @@ static inline float sepax_grid_slack(float lx, float ly, float hx, float hy) {
 
 /* The boxes in sorted order, for the kernel's box_run. */
 static inline sepax_box_soa sepax_grid_soa(const sepax_broadphase *bp) {
-    sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask};
+    sepax_box_soa soa = {bp->lox, bp->loy, bp->hix, bp->hiy, bp->cat, bp->mask, bp->sid};
     return soa;
 }
 

@@ -311,22 +311,34 @@ static size_t take_at(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c, c
     return m;
 }
 
-/* Pair the `n` positions at pos each with its owner at own (a cell test's output), through
- * the worker's batch, in slices that fit it: one loop over the candidates, where owner by
- * owner a call and a branch per owner were a third of the pairing's time. */
+/* Pair the `n` shape ids at ids each with its owner's id at own (a cell test's output),
+ * through the worker's batch, in slices that fit it: one loop over the candidates, where
+ * owner by owner a call and a branch per owner were a third of the pairing's time. */
 static size_t take_owned(const frame_ctx *f, bp_worker *w, size_t m, bp_chunk *c,
-                         const uint32_t *pos, const uint32_t *own, size_t n) {
-    const sepax_broadphase *bp = f->bp;
+                         const uint32_t *ids, const uint32_t *own, size_t n) {
     const sepax_shapes *store = f->store;
     /* not AABB, not the mark pass, not a dense frame (pair_self's prefetch_positions) */
     const int prefetch = f->test > SEPAX_TEST_AABB && !f->fetch_cells;
     for (size_t j = 0; j < n;) {
         size_t got = n - j < BP_BATCH + BP_PIECE - m ? n - j : BP_BATCH + BP_PIECE - m;
-        for (size_t i = 0; i < got; i++) {
-            uint32_t ida = bp->sid[own[j + i]], idb = bp->sid[pos[j + i]];
-            uint32_t b = sepax_id_index(idb);
-            if (prefetch) prefetch_shape(store, b);
-            w->cand[m + i] = ordered_pair(ida, sepax_id_index(ida), idb, b);
+        if (prefetch) {
+            for (size_t i = 0; i < got; i++) {
+                uint32_t ida = own[j + i], idb = ids[j + i];
+                uint32_t b = sepax_id_index(idb);
+                prefetch_shape(store, b);
+                w->cand[m + i] = ordered_pair(ida, sepax_id_index(ida), idb, b);
+            }
+        } else {
+            /* selects the compiler makes vector compares and blends of: nothing here but
+             * the pair's order */
+            const uint32_t *pa = own + j, *pb = ids + j;
+            sepax_pair *out = w->cand + m;
+            for (size_t i = 0; i < got; i++) {
+                uint32_t ida = pa[i], idb = pb[i];
+                int turn = sepax_id_index(ida) > sepax_id_index(idb);
+                out[i].a = turn ? idb : ida;
+                out[i].b = turn ? ida : idb;
+            }
         }
         m += got;
         j += got;

@@ -914,7 +914,8 @@ sepax_status sepax_grid_build(sepax_broadphase *bp, const sepax_shapes *s, float
     for (int c = 0; c < 4; c++) memset(cols4[c] + n, 0, BP_PAD * sizeof(float));
     memset(bp->cat + n, 0, BP_PAD * sizeof *bp->cat);
     memset(bp->mask + n, 0, BP_PAD * sizeof *bp->mask);
-    bp->start[ncells + 1] = nsmall; /* start[ncells] = nsmall from the sort */
+    memset(bp->sid + n, 0, BP_PAD * sizeof *bp->sid); /* the cell test's last vector reads it */
+    bp->start[ncells + 1] = nsmall;                   /* start[ncells] = nsmall from the sort */
     bp->built = 1;
     return SEPAX_OK;
 }

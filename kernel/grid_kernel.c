@@ -206,18 +206,37 @@ test_lanes(const sepax_box_soa *soa, uint32_t j, const probe_lanes *q, int use_f
 
 #if BOX_WIDE
 #define EMIT(out, n, base, bits) emit_wide(out, n, base, bits)
-/* emit, and the owner beside each position: all 8 lanes of both, like emit_wide */
-static inline size_t emit_owned(uint32_t *out, uint32_t *owner_of, size_t n, uint32_t base,
-                                unsigned bits, uint32_t owner) {
+/* The ids at positions j .. j + 7 (sid, padded past the last) whose bits are set, in order,
+ * and the owner's id beside each: all 8 lanes of both written, like emit_wide. Ids, not
+ * positions, so that the pairing does not look each one up again, a load on a load per
+ * candidate (the positions are consecutive: here one vector load serves 8). */
+static inline size_t emit_ids(uint32_t *out, uint32_t *owner_of, size_t n, const uint32_t *sid,
+                              uint32_t j, unsigned bits, uint32_t owner) {
+    simde__m256i ids = simde_mm256_loadu_si256((const void *)(sid + j));
     simde_mm256_storeu_si256((void *)(owner_of + n), simde_mm256_set1_epi32((int32_t)owner));
-    return emit_wide(out, n, base, bits);
+#if BOX_MASKED
+    simde_mm256_storeu_si256((void *)(out + n),
+                             simde_mm256_maskz_compress_epi32((simde__mmask8)bits, ids));
+#else
+    static const int32_t shift[8] = {0, 4, 8, 12, 16, 20, 24, 28};
+    simde__m256i lanes = simde_mm256_and_si256(
+        simde_mm256_srlv_epi32(simde_mm256_set1_epi32((int32_t)k_compress[bits]),
+                               simde_mm256_loadu_si256((const void *)shift)),
+        simde_mm256_set1_epi32(7));
+    simde_mm256_storeu_si256((void *)(out + n), simde_mm256_permutevar8x32_epi32(ids, lanes));
+#endif
+    return n + (size_t)__builtin_popcount(bits);
 }
 #else
 #define EMIT(out, n, base, bits) emit(out, n, base, bits, W)
-static inline size_t emit_owned(uint32_t *out, uint32_t *owner_of, size_t n, uint32_t base,
-                                unsigned bits, uint32_t owner) {
+static inline size_t emit_ids(uint32_t *out, uint32_t *owner_of, size_t n, const uint32_t *sid,
+                              uint32_t j, unsigned bits, uint32_t owner) {
     for (int k = 0; k < W; k++) owner_of[n + (size_t)k] = owner;
-    return emit(out, n, base, bits, W);
+    for (int k = 0; k < W; k++) {
+        out[n] = sid[j + (uint32_t)k];
+        n += (bits >> k) & 1u;
+    }
+    return n;
 }
 #endif
 
@@ -264,18 +283,21 @@ cell_owners(const sepax_box_soa *soa, uint32_t first, uint32_t owners, const uin
             int use_filter, uint32_t *out, uint32_t *owner_of) {
     size_t n = 0;
     const uint32_t a0 = runs[0], a1 = runs[1], b0 = runs[2], b1 = runs[3];
+    const uint32_t *sid = soa->sid;
     for (uint32_t p = first; p < first + owners; p++) {
         const sepax_box_probe probe = {soa->lox[p], soa->loy[p],  soa->hix[p], soa->hiy[p],
                                        soa->cat[p], soa->mask[p], 1,           0};
         const probe_lanes q = probe_lanes_of(&probe);
+        const uint32_t id = sid[p];
         /* the same trip counts for every owner of the call: the loop branches are learnt */
         for (uint32_t j = a0; j < a1; j += W) {
             unsigned bits = test_lanes(soa, j, &q, use_filter);
-            n = emit_owned(out, owner_of, n, j, bits & live_lanes(j, a1) & lanes_after(j, p), p);
+            n = emit_ids(out, owner_of, n, sid, j, bits & live_lanes(j, a1) & lanes_after(j, p),
+                         id);
         }
         for (uint32_t j = b0; j < b1; j += W) {
             unsigned bits = test_lanes(soa, j, &q, use_filter);
-            n = emit_owned(out, owner_of, n, j, bits & live_lanes(j, b1), p);
+            n = emit_ids(out, owner_of, n, sid, j, bits & live_lanes(j, b1), id);
         }
     }
     return n;

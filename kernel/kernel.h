@@ -14,6 +14,9 @@
 typedef struct sepax_box_soa {
     const float *lox, *loy, *hix, *hiy;
     const uint32_t *cat, *mask;
+    /* the shape id at each position (the grid's sid, padded like the columns): what the
+     * cell test writes for each position and owner; the range test ignores it */
+    const uint32_t *sid;
 } sepax_box_soa;
 
 /* What a run is tested against: a box (its lower corner lowered like the soa's), a filter,
@@ -120,9 +123,10 @@ typedef struct sepax_kernel {
     /* the grid's cell test: each owner p = first .. first + owners - 1 (a box of soa) against
      * the positions of run runs[0] .. runs[1] - 1 past p, then of run runs[2] .. runs[3] - 1,
      * those whose boxes overlap p's and, when `filter`, whose filters pass p's, ascending
-     * within a run, owner by owner, into out, and each one's owner into owner_of at the same
-     * index (room in each for owners * (both runs' lengths) + 8). Returns the total. Every
-     * owner of a call runs the same loops, which a grid's cell of owners shares. */
+     * within a run, owner by owner: the id of each (soa->sid at its position) into out, and
+     * its owner's id into owner_of at the same index (room in each for owners * (both runs'
+     * lengths) + 8). Returns the total. Every owner of a call runs the same loops, which a
+     * grid's cell of owners shares. */
     size_t (*box_cell)(const sepax_box_soa *soa, uint32_t first, uint32_t owners,
                        const uint32_t runs[4], int filter, uint32_t *out, uint32_t *owner_of);
     /* the grid build's first pass over `blocks` whole blocks of aabb from first_block on: each

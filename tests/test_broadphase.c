@@ -2330,6 +2330,7 @@ typedef struct test_boxes {
     float lox[BOXES_N + BOXES_PAD], loy[BOXES_N + BOXES_PAD];
     float hix[BOXES_N + BOXES_PAD], hiy[BOXES_N + BOXES_PAD];
     uint32_t cat[BOXES_N + BOXES_PAD], mask[BOXES_N + BOXES_PAD];
+    uint32_t sid[BOXES_N + BOXES_PAD]; /* ids that are no position's own: 1000003 p + 17 */
 } test_boxes;
 
 static sepax_box_soa random_boxes(test_boxes *b, uint64_t seed, uint32_t span) {
@@ -2341,8 +2342,9 @@ static sepax_box_soa random_boxes(test_boxes *b, uint64_t seed, uint32_t span) {
         b->hiy[i] = b->loy[i] + (float)(runs_rng(&g) % 6);
         b->cat[i] = 1u << (runs_rng(&g) % 4);
         b->mask[i] = (uint32_t)(runs_rng(&g) % 16);
+        b->sid[i] = 1000003u * (uint32_t)i + 17u;
     }
-    sepax_box_soa soa = {b->lox, b->loy, b->hix, b->hiy, b->cat, b->mask};
+    sepax_box_soa soa = {b->lox, b->loy, b->hix, b->hiy, b->cat, b->mask, b->sid};
     return soa;
 }
 
@@ -2401,7 +2403,8 @@ Test(broadphase, range_test_over_several_runs) {
 /* The kernels' cell test (a cell's owners against two runs, the first only past each owner)
  * against brute force on every kernel copy the tests link: owners at and off the vector
  * width, empty runs, a first run that starts at the first owner or before it, with and
- * without the filter test, boxes that touch exactly. */
+ * without the filter test, boxes that touch exactly; the ids it writes are those of the
+ * positions found (sid), not the positions. */
 Test(broadphase, cell_test_of_several_owners) {
     enum { N = BOXES_N, PAD = BOXES_PAD, MAXOUT = 8 * 128 + PAD };
     static test_boxes boxes;
@@ -2435,8 +2438,8 @@ Test(broadphase, cell_test_of_several_owners) {
                                   hiy[j] >= loy[p];
                         int pass = !filter || ((cat[p] & mask[j]) != 0 && (cat[j] & mask[p]) != 0);
                         if (box && pass) {
-                            want_own[nwant] = p;
-                            want[nwant++] = j;
+                            want_own[nwant] = boxes.sid[p];
+                            want[nwant++] = boxes.sid[j];
                         }
                     }
             }
@@ -2451,11 +2454,11 @@ Test(broadphase, cell_test_of_several_owners) {
                 cr_assert_eq(got_own[i], 0xc0ffee00u + i,
                              "%s, round %d: wrote owners past their room at %u", t->name, round, i);
             }
-            cr_assert_eq(n, nwant, "%s, round %d: %zu positions, brute force %zu", t->name, round,
-                         n, nwant);
+            cr_assert_eq(n, nwant, "%s, round %d: %zu ids, brute force %zu", t->name, round, n,
+                         nwant);
             for (size_t i = 0; i < n; i++) {
-                cr_assert_eq(got[i], want[i], "%s, round %d, position %zu: %u, brute force %u",
-                             t->name, round, i, got[i], want[i]);
+                cr_assert_eq(got[i], want[i], "%s, round %d, id %zu: %u, brute force %u", t->name,
+                             round, i, got[i], want[i]);
                 cr_assert_eq(got_own[i], want_own[i],
                              "%s, round %d, position %zu: owner %u, brute force %u", t->name, round,
                              i, got_own[i], want_own[i]);
