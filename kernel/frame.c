@@ -21,11 +21,11 @@ static void serial_for(sepax_task_fn *fn, uint32_t count, void *ctx, void *user)
 
 /* The fewest shapes of a dense frame that prefetches each shape of a cell's neighbourhood once
  * (pair_self) rather than each candidate's: the update's own streaming threshold
- * (update_kernel.c's STREAM_SHAPES), past which every record was written around the caches and
- * the pairs read them from memory. Below it they are in the caches, where the extra pass only
+ * (SEPAX_STREAM_SHAPES), past which every record was written around the caches and the pairs
+ * read them from memory. Below it they are in the caches, where the extra pass only
  * costs (particles 10k, six alternations: the pairing 0.428-0.460 ms a frame against
  * 0.412-0.417 in four, 0.474 and 0.614 in the others). */
-#define FETCH_CELLS_SHAPES 16384u
+#define FETCH_CELLS_SHAPES SEPAX_STREAM_SHAPES
 
 sepax_broadphase *sepax_broadphase_create(const sepax_broadphase_config *config) {
     sepax_broadphase_config cfg = {1, NULL, NULL, 0};

@@ -186,10 +186,17 @@ void sepax_transform_shape(sepax_shapes *s, uint32_t id);
 /* Only its bounds, by the same formula (what a lazy frame's first pass writes). */
 void sepax_transform_bounds(sepax_shapes *s, uint32_t id);
 
+/* Stores past this many shapes have their world records and blocks written around the caches
+ * by every update (update_kernel.c): a frame reads them back only for the few shapes in
+ * candidate pairs (and the blocks only for sepax_overlap_one and raycast_range), and a store
+ * past the L2 cache would otherwise read every line before writing it. Below it, they stay in
+ * cache for the queries that follow. frame.c's dense-frame prefetch starts here too. */
+#define SEPAX_STREAM_SHAPES 16384u
+
 /* What a kernel's update writes (sepax_kernel.update's mode): every shape's records, discs
  * and bounds; those and the transposed rows; or only the bounds. SEPAX_WRITE_STREAM, added to
  * RECORDS or ROWS, writes the records, discs and rows around the caches whatever the store's
- * size (as a store past update_kernel.c's STREAM_SHAPES always does): the same bits, for a
+ * size (as a store past SEPAX_STREAM_SHAPES always does): the same bits, for a
  * caller that knows few of them will be read soon (frame.c). */
 enum {
     SEPAX_WRITE_RECORDS = 0,

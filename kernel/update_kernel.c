@@ -106,11 +106,8 @@ plane_offsets(float (*wrow)[SEPAX_MAX_VERTS][8 * SEPAX_P], lf last, lf cbias, in
 #define LOCAL(st, field, id)                                                                       \
     (&(st)->local[(id) / SEPAX_BLOCK_LANES].field[(id) % SEPAX_BLOCK_LANES])
 
-/* Stores past this many shapes write their world records and blocks around the caches: a
- * frame reads them back only for the few shapes in candidate pairs (and the blocks only for
- * sepax_overlap_one and raycast_range), and a store past the L2 cache would otherwise read
- * every line before writing it. Below it, they stay in cache for the queries that follow. */
-#define STREAM_SHAPES 16384u
+/* store.h's SEPAX_STREAM_SHAPES, by its short name here */
+#define STREAM_SHAPES SEPAX_STREAM_SHAPES
 
 /* write a row, around the caches or not (the same bits either way) */
 #define PUT(stream, v, p0, p1)                                                                     \
