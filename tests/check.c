@@ -1119,9 +1119,11 @@ size_t check_rot_kernel(const sepax_kernel *k, size_t *compared, check_msg *msg)
     static sepax_rotation want[N], got[N];
     size_t n = rot_angles(a, N), bad = 0;
     for (size_t i = 0; i < n; i++) want[i] = sepax_rot(a[i]);
-    /* every start and length mod 4, so each angle is met in every lane and in the tail */
-    for (size_t start = 0; start < 4; start++) {
-        size_t end = n - start % 2;
+    /* every start mod 4 (runs 0..3, to the end), so each angle is met in every lane, and every
+     * length mod 4 (runs 0, 4..6: from the start, the end trimmed by 0..3), so the tail is
+     * every size a 4-lane copy leaves */
+    for (size_t run = 0; run < 7; run++) {
+        size_t start = run < 4 ? run : 0, end = n - (run < 4 ? 0 : run - 3);
         memset(got, 0xa5, sizeof got);
         k->rot(a + start, end - start, got + start);
         for (size_t i = start; i < end; i++, (*compared)++)

@@ -1,7 +1,9 @@
 /* Plain equivalence driver: the Criterion suite's checks without Criterion,
  * for targets where its runner cannot run (it hangs under qemu-aarch64).
- * Usage: sepax-equiv [--rounds N] [--pairs N] [--kernel NAME]
- * Prints one line per check and ends with "N passed, N failed". */
+ * Usage: sepax-equiv [--rounds N] [--pairs N] [--kernel NAME] [--require NAME]
+ * Prints one line per check and ends with "N passed, N failed". A run that checked no kernel
+ * copy, or not the one --require names (the cross stage's NEON copy), fails: a run that only
+ * skipped must not read as a pass. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +27,7 @@ static void report(const char *kernel, const char *check, size_t bad, size_t com
 int main(int argc, char **argv) {
     int rounds = 10;
     wl_config cfg = wl_default();
-    const char *only = NULL;
+    const char *only = NULL, *require = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);
@@ -33,12 +35,16 @@ int main(int argc, char **argv) {
             cfg.pairs = strtoul(argv[++i], 0, 10);
         else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "--require") == 0 && i + 1 < argc)
+            require = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--rounds N] [--pairs N] [--kernel NAME]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--rounds N] [--pairs N] [--kernel NAME] [--require NAME]\n",
+                    argv[0]);
             return 2;
         }
     }
     cfg.pairs = test_pairs(cfg.pairs);
+    int checked = 0, required_checked = 0;
     for (int i = 0; i < test_kernel_count(); i++) {
         const test_kernel *t = test_kernel_at(i);
         if (only && strcmp(only, t->name) != 0) continue;
@@ -46,6 +52,8 @@ int main(int argc, char **argv) {
             printf("skip %-16s (this CPU lacks it)\n", t->name);
             continue;
         }
+        checked++;
+        required_checked |= require && strcmp(require, t->name) == 0;
         check_msg msg = {""};
         size_t compared = 0, bad = check_tails(t->k, 49, &msg);
         report(t->name, "tails 0..49", bad, 50 * 4 * 3 * 3, &msg);
@@ -78,6 +86,16 @@ int main(int argc, char **argv) {
             bad = check_random_rounds(t->k, c, rounds, &compared, &msg);
             report(t->name, kind_names[kinds], bad, compared, &msg);
         }
+    }
+    if (checked == 0) {
+        failed++;
+        printf("FAIL no kernel copy checked%s%s\n", only ? ": none runnable named " : "",
+               only ? only : "");
+    }
+    if (require && !required_checked) {
+        failed++;
+        printf("FAIL %s, required, was not checked (not built, not runnable, or left out)\n",
+               require);
     }
     uint64_t hash = determinism_hash();
     if (hash == SEPAX_DETERMINISM_HASH) {

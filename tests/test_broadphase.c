@@ -1929,6 +1929,10 @@ Test(broadphase, contract) {
     col.test = SEPAX_TEST_MANIFOLD;
     sepax_contacts skew_mans = {pairs, hits, (sepax_manifold *)(void *)((char *)mans + 2), 64};
     cr_assert_eq(sepax_find_contacts(bp, s, &col, &skew_mans, &count), SEPAX_ERR_MISALIGNED);
+    /* every refusal so far left every array as it was (the frame below writes pairs) */
+    cr_assert(all_bytes(pairs, sizeof pairs, 0xA5) && all_bytes(hits, sizeof hits, 0xA5) &&
+                  all_bytes(mans, sizeof mans, 0xA5),
+              "a refusal wrote an output array");
     /* the hits a test does not need may be anything */
     sepax_contacts skew_unused = {pairs, (sepax_hit *)(void *)((char *)hits + 1), NULL, 4096};
     size_t found = 0;
@@ -2241,6 +2245,7 @@ Test(broadphase, failed_build_leaves_no_grid) {
     b.left = 0;
     cr_assert_eq(sepax_broadphase_build(bp, big, 0.0f), SEPAX_ERR_NOMEM);
     memset(ids, 0xA5, sizeof ids);
+    memset(hits, 0xA5, sizeof hits);
     count = 99;
     sepax_ray ray = {{-1e5f, 0.5f}, {2e5f, 0.0f}, 1.0f};
     cr_assert_eq(sepax_broadphase_query_aabb(bp, big, box, ids, 4096, &count), SEPAX_ERR_NO_GRID);
@@ -2254,6 +2259,7 @@ Test(broadphase, failed_build_leaves_no_grid) {
     cr_assert_eq(count, 99, "count written by a refused query");
     for (size_t i = 0; i < sizeof ids; i++)
         cr_assert_eq(((uint8_t *)ids)[i], 0xA5, "ids written by a refused query");
+    cr_assert(all_bytes(hits, sizeof hits, 0xA5), "hits written by a refused query");
     b.left = 1000;
     cr_assert_eq(sepax_broadphase_build(bp, big, 0.0f), SEPAX_OK);
     cr_assert_eq(sepax_broadphase_query_aabb(bp, big, box, ids, 4096, &count), SEPAX_OK);
@@ -3138,6 +3144,7 @@ Test(broadphase, closest_ray_contract) {
     memset(&zero, 0, sizeof zero);
     cr_assert(memcmp(&hits[2], &zero, sizeof zero) == 0, "a miss is all zeros");
     cr_assert_eq(ids[3], 0xA5A5A5A5u, "wrote past n");
+    cr_assert(all_bytes(&hits[3], sizeof hits[3], 0xA5), "wrote a hit past n");
     sepax_broadphase_destroy(bp);
     sepax_shapes_destroy(s);
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "sepax_ref.h"
+#include "store.h"
 #include "workload.h"
 
 typedef struct expected {
@@ -182,9 +183,25 @@ static void *update_range(void *arg) {
     return NULL;
 }
 
+/* The world arrays an update writes (records, discs, bounds, transposed rows), as bytes: the
+ * views below show only the records. */
+enum { WORLD_ARRAYS = 4 };
+typedef struct world_bytes {
+    const void *at[WORLD_ARRAYS];
+    size_t bytes[WORLD_ARRAYS];
+} world_bytes;
+
+static world_bytes world_of(const sepax_shapes *s) {
+    size_t n = sepax_shapes_count(s), blocks = (n + SEPAX_BLOCK_LANES - 1) / SEPAX_BLOCK_LANES;
+    world_bytes w = {{s->rec, s->disc, s->aabb, s->block},
+                     {n * sizeof *s->rec, n * sizeof *s->disc, blocks * sizeof *s->aabb,
+                      blocks * sizeof *s->block}};
+    return w;
+}
+
 /* sepax_shapes_update_range on `threads` threads at once, each a run of whole blocks, must
- * write the world data one whole update writes. Returns how many shapes differ (or 1 on a
- * refusal). */
+ * write the world data one whole update writes: every shape's view, and the four world arrays
+ * byte for byte. Returns how many shapes (and arrays) differ, or 1 on a refusal. */
 static size_t ranges_on_threads(const wl_config *cfg, int threads) {
     sepax_shapes *s = sepax_shapes_create(cfg->shapes);
     if (!s || wl_fill_store(s, cfg) != SEPAX_OK || wl_pose_randomly(s, cfg->seed ^ 0x51u)) return 1;
@@ -192,10 +209,17 @@ static size_t ranges_on_threads(const wl_config *cfg, int threads) {
     wl_view_copy *want = malloc(n * sizeof *want);
     sepax_pose *pose = malloc(n * sizeof *pose), *still = malloc(n * sizeof *still);
     range_job *job = calloc((size_t)threads, sizeof *job);
+    const world_bytes world = world_of(s);
+    void *world_want[WORLD_ARRAYS] = {0};
+    for (int k = 0; k < WORLD_ARRAYS; k++) {
+        if (!(world_want[k] = malloc(world.bytes[k]))) return 1;
+        memcpy(world_want[k], world.at[k], world.bytes[k]);
+    }
     if (!want || !pose || !still || !job) return 1;
     for (uint32_t i = 0; i < n; i++) {
-        wl_copy_view(s, sepax_shapes_id(s, i), &want[i]);
-        sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &pose[i]);
+        if (wl_copy_view(s, sepax_shapes_id(s, i), &want[i]) != SEPAX_OK ||
+            sepax_shapes_get_pose(s, sepax_shapes_id(s, i), &pose[i]) != SEPAX_OK)
+            return 1;
         still[i] = (sepax_pose){{0.0f, 0.0f}, {1.0f, 0.0f}};
     }
     /* world data of other poses, then the poses back without an update */
@@ -217,8 +241,12 @@ static size_t ranges_on_threads(const wl_config *cfg, int threads) {
     }
     for (uint32_t i = 0; i < n; i++) {
         wl_view_copy now;
-        wl_copy_view(s, sepax_shapes_id(s, i), &now);
-        bad += memcmp(&now, &want[i], sizeof now) != 0;
+        bad += wl_copy_view(s, sepax_shapes_id(s, i), &now) != SEPAX_OK ||
+               memcmp(&now, &want[i], sizeof now) != 0;
+    }
+    for (int k = 0; k < WORLD_ARRAYS; k++) {
+        bad += memcmp(world.at[k], world_want[k], world.bytes[k]) != 0;
+        free(world_want[k]);
     }
     free(want);
     free(pose);
@@ -356,8 +384,8 @@ int main(int argc, char **argv) {
     const wl_config *sizes[2] = {&cfg, &big};
     for (int k = 0; k < 2; k++) {
         size_t range_bad = ranges_on_threads(sizes[k], threads);
-        printf("%s range updates on %d threads at once, %u shapes: %zu shapes differ from one "
-               "whole update\n",
+        printf("%s range updates on %d threads at once, %u shapes: %zu shapes or world arrays "
+               "differ from one whole update\n",
                range_bad ? "FAIL" : "ok  ", threads, sizes[k]->shapes, range_bad);
         bad += range_bad;
     }

@@ -104,7 +104,8 @@ ln -sfn /usr/include/simde "$inc/simde"
 ninja -C build-test-neon
 # 200k random pairs a store mix (and every fixed workload): emulated, the 1M of the native
 # stages took about four minutes a kernel copy
-qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-equiv --rounds 1 --pairs 200000
+qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-equiv --rounds 1 --pairs 200000 \
+  --require neon
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-example
 qemu-aarch64 -L /usr/aarch64-linux-gnu build-test-neon/tests/sepax-stack
 # the scenes' pose hashes (the same bits on aarch64) and their frames against brute force
