@@ -152,20 +152,19 @@ static int os_threads(void) {
     return n;
 }
 
-/* os_threads() once the count stops falling: a thread pthread_join has returned for can stay
- * listed in /proc/self/task for a moment (long under valgrind), and counting it as live before
- * the pool starts made the pool look one helper short. Waits up to 2 s, in 10 ms steps, for
- * two reads in a row to agree. */
-static int settled_os_threads(void) {
+/* os_threads() once every thread this driver started and joined has left /proc/self/task:
+ * a thread pthread_join has returned for can stay listed for a moment (long under valgrind),
+ * and counting it as live before the pool starts made the pool look one helper short. Waits
+ * up to 2 s, in 10 ms steps, for the count to reach `alone` (the calling thread alone); past
+ * that, the last count (a thread of some library's own would keep it above). */
+static int settled_os_threads(int alone) {
     const struct timespec step = {0, 10 * 1000 * 1000};
-    int last = os_threads();
-    for (int i = 0; i < 200 && last >= 0; i++) {
+    int now = os_threads();
+    for (int i = 0; i < 200 && now > alone; i++) {
         nanosleep(&step, NULL);
-        int now = os_threads();
-        if (now == last) break;
-        last = now;
+        now = os_threads();
     }
-    return last;
+    return now;
 }
 
 /* One thread's share of a store's update: shapes first .. first+count-1 */
@@ -343,7 +342,7 @@ int main(int argc, char **argv) {
     {
         sepax_broadphase_config cfg1 = {1, NULL, NULL, 0},
                                 cfgn = {(uint32_t)threads, NULL, NULL, 1};
-        int before = settled_os_threads();
+        int before = settled_os_threads(1);
         sepax_broadphase *one = sepax_broadphase_create(&cfg1),
                          *many = sepax_broadphase_create(&cfgn);
         int started = os_threads() - before;
