@@ -19,8 +19,14 @@ typedef struct options {
     float far;
 } options;
 
+static void usage(const char *argv0) {
+    fprintf(stderr, "usage: %s [--n N] [--strays K] [--far D] [--frames F]\n", argv0);
+    exit(2);
+}
+
 static options parse(int argc, char **argv) {
     options o = {50000, 1, 9, 100000.0f};
+    if (argc % 2 == 0) usage(argv[0]); /* a flag without its value (--help among them) */
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--n"))
             o.n = frame_arg_u32(argv[i + 1]);
@@ -30,10 +36,8 @@ static options parse(int argc, char **argv) {
             o.far = strtof(argv[i + 1], NULL);
         else if (!strcmp(argv[i], "--frames"))
             o.frames = frame_arg_u32(argv[i + 1]);
-        else {
-            fprintf(stderr, "usage: %s [--n N] [--strays K] [--far D] [--frames F]\n", argv[0]);
-            exit(2);
-        }
+        else
+            usage(argv[0]);
     }
     if (o.frames == 0) o.frames = 1;
     return o;
