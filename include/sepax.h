@@ -770,11 +770,13 @@ typedef struct sepax_contacts {
 /// and scheduler. *count is the number of results; when it exceeds out->capacity the call
 /// returns SEPAX_ERR_CAPACITY, writes nothing into `out`, holds none of the results (the
 /// broadphase's memory does not grow for them), and a second call with that much room gets
-/// every result. Errors: SEPAX_ERR_NULL (bp, store, options, out, count; an array the test
-/// needs), SEPAX_ERR_MISALIGNED, SEPAX_ERR_BAD_OPTION (test or update unknown), the margin's
-/// NONFINITE / RANGE, SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE (cell_size), SEPAX_ERR_STALE_WORLD
-/// (SEPAX_UPDATE_NONE with a test that reads records, after a lazy frame), SEPAX_ERR_NOMEM
-/// (scratch could not grow). The grid stays built for the sepax_broadphase_query_* calls until the
+/// every result. Errors, in this order: SEPAX_ERR_NULL (bp, store, options, out, count),
+/// SEPAX_ERR_MISALIGNED (count, options, out), SEPAX_ERR_BAD_OPTION (test or update unknown),
+/// the margin's NONFINITE / RANGE, SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE (cell_size), then,
+/// with out->capacity > 0, SEPAX_ERR_NULL and SEPAX_ERR_MISALIGNED for the arrays the test needs
+/// (which arrays those are depends on a valid test), SEPAX_ERR_STALE_WORLD (SEPAX_UPDATE_NONE
+/// with a test that reads records, after a lazy frame), SEPAX_ERR_NOMEM (scratch could not
+/// grow). The grid stays built for the sepax_broadphase_query_* calls until the
 /// next frame.
 SEPAX_API sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *store,
                                            const sepax_frame_options *options,
@@ -866,6 +868,10 @@ SEPAX_API sepax_status sepax_broadphase_query_aabb_filtered(
 
 /// Ids of the shapes that touch shape `probe` (sepax_overlap exact, with the margin, filters
 /// applied, the probe itself left out), in grid order; capacity as sepax_broadphase_query_aabb.
+/// Errors as sepax_broadphase_query_aabb's, with the probe's SEPAX_ERR_BAD_ID /
+/// SEPAX_ERR_STALE_ID and then the margin's SEPAX_ERR_NONFINITE / SEPAX_ERR_RANGE (as
+/// sepax_query_options) in place of the box's, and SEPAX_ERR_STALE_WORLD after a lazy frame
+/// (before SEPAX_ERR_NO_GRID).
 SEPAX_API sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp,
                                                     const sepax_shapes *store, uint32_t probe,
                                                     float margin, uint32_t *ids, size_t capacity,

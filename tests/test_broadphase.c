@@ -1929,6 +1929,11 @@ Test(broadphase, contract) {
     col.test = SEPAX_TEST_MANIFOLD;
     sepax_contacts skew_mans = {pairs, hits, (sepax_manifold *)(void *)((char *)mans + 2), 64};
     cr_assert_eq(sepax_find_contacts(bp, s, &col, &skew_mans, &count), SEPAX_ERR_MISALIGNED);
+    /* the options before the arrays the test needs (which those are depends on the test) */
+    sepax_frame_options nan_col = {SEPAX_TEST_COLLIDE, NAN, 0.0f, 0};
+    cr_assert_eq(sepax_find_contacts(bp, s, &nan_col, &no_hits, &count), SEPAX_ERR_NONFINITE);
+    nan_col.test = 7;
+    cr_assert_eq(sepax_find_contacts(bp, s, &nan_col, &no_pairs, &count), SEPAX_ERR_BAD_OPTION);
     /* every refusal so far left every array as it was (the frame below writes pairs) */
     cr_assert(all_bytes(pairs, sizeof pairs, 0xA5) && all_bytes(hits, sizeof hits, 0xA5) &&
                   all_bytes(mans, sizeof mans, 0xA5),
@@ -2047,6 +2052,13 @@ Test(broadphase, contract) {
                  SEPAX_ERR_STALE_ID);
     cr_assert_eq(sepax_broadphase_query_shape(bp, s, 100000, 0.0f, ids, 8, &count),
                  SEPAX_ERR_BAD_ID);
+    /* the probe before its margin (the header's order), then the margin's own statuses */
+    cr_assert_eq(sepax_broadphase_query_shape(bp, s, 100000, NAN, ids, 8, &count),
+                 SEPAX_ERR_BAD_ID);
+    cr_assert_eq(sepax_broadphase_query_shape(bp, s, sepax_shapes_id(s, 0), NAN, ids, 8, &count),
+                 SEPAX_ERR_NONFINITE);
+    cr_assert_eq(sepax_broadphase_query_shape(bp, s, sepax_shapes_id(s, 0), 2e18f, ids, 8, &count),
+                 SEPAX_ERR_RANGE);
     cr_assert_eq(sepax_broadphase_query_ray(bp, s, &nanray, ids, rh, 8, &count),
                  SEPAX_ERR_NONFINITE);
     cr_assert_eq(sepax_broadphase_query_aabb(bp, s, nanbox, ids, 8, &count), SEPAX_ERR_NONFINITE);
@@ -2244,6 +2256,8 @@ Test(broadphase, failed_build_leaves_no_grid) {
     sepax_shapes *big = make_store(3000, 74, 8); /* the grid must grow for it */
     b.left = 0;
     cr_assert_eq(sepax_broadphase_build(bp, big, 0.0f), SEPAX_ERR_NOMEM);
+    /* NULL before the missing grid (sepax_broadphase_order's order) */
+    cr_assert_eq(sepax_broadphase_order(bp, big, NULL, 5), SEPAX_ERR_NULL);
     memset(ids, 0xA5, sizeof ids);
     memset(hits, 0xA5, sizeof hits);
     count = 99;
