@@ -3,8 +3,12 @@
  * Shapes live in a store (structure-of-arrays records); queries take lists of
  * shape-id pairs and write one result per pair into caller-owned buffers.
  * Every SIMD backend gives bit-identical answers to the scalar reference in
- * sepax_ref.h. An output buffer must not overlap a call's inputs (pairs,
- * velocities, rays, poses): the kernels read the inputs while they write.
+ * sepax_ref.h. An output buffer that shares memory with an input the call reads
+ * while it writes (pairs, velocities, rays, ids, poses, a broadphase query's ray or
+ * filter) or with another of its outputs (*count included) is refused,
+ * SEPAX_ERR_ALIASED, nothing written: README, "Bad input: the contract", lists each
+ * call's buffers and where the check sits. In place on purpose: sepax_hull's out may be
+ * its points, sepax_shapes_reorder's new_ids its order.
  * Every caller buffer, one-object outputs included (*out_id, *moved, a getter's
  * *out, a broadphase query's *count), must be aligned for its type: else
  * SEPAX_ERR_MISALIGNED, checked right after the NULL checks of the call's required
@@ -90,7 +94,10 @@ typedef enum sepax_status {
     SEPAX_ERR_STALE_WORLD = -20,
     /// a broadphase query or sepax_broadphase_order with no grid to read: none was built, or
     /// the last sepax_broadphase_build or sepax_find_contacts failed before its grid was whole
-    SEPAX_ERR_NO_GRID = -21
+    SEPAX_ERR_NO_GRID = -21,
+    /// an output buffer shares memory with an input the call reads while it writes, or with
+    /// another of its outputs (README, "Bad input: the contract", lists each call's buffers)
+    SEPAX_ERR_ALIASED = -22
 } sepax_status;
 
 /// Shape ids: the low SEPAX_ID_INDEX_BITS bits are the shape's index (its position in the
@@ -133,9 +140,9 @@ SEPAX_API sepax_rotation sepax_rot(float angle);
 /// in a loop, README "Poses"). Invalid angles give {NaN, NaN} as sepax_rot does, which
 /// sepax_shapes_set_poses then refuses. n == 0: SEPAX_OK, nothing read or written; NULL
 /// angles or out: SEPAX_ERR_NULL; either not aligned for its type: SEPAX_ERR_MISALIGNED; n
-/// whose byte size overflows size_t: SEPAX_ERR_COUNT; then, as every query, the backend's
-/// error when SEPAX_BACKEND names none this CPU runs (sepax_get_backend); on error nothing is
-/// written. out must not overlap angles.
+/// whose byte size overflows size_t: SEPAX_ERR_COUNT; out sharing memory with angles:
+/// SEPAX_ERR_ALIASED; then, as every query, the backend's error when SEPAX_BACKEND names none
+/// this CPU runs (sepax_get_backend); on error nothing is written.
 SEPAX_API sepax_status sepax_rot_many(const float *angles, size_t n, sepax_rotation *out);
 
 /// Where a shape is: world = rotation * local + position.
@@ -311,12 +318,13 @@ SEPAX_API sepax_status sepax_shapes_remove(sepax_shapes *store, uint32_t id, sep
 /// refused, and a shape may move twice. Here the store stays dense with each staying shape moved
 /// at most once: with k the count after the call, each removed shape's index below k takes one of
 /// the staying shapes at or past k. Which one goes where follows from the store and the list
-/// alone (the same on every platform); moved[0 .. *moves-1] says (room for n, not overlapping
-/// ids; moved and moves may be NULL, else aligned for their types). The removals and moves are
-/// those of sepax_shapes_remove called in some order, with its rules for old ids and generations.
+/// alone (the same on every platform); moved[0 .. *moves-1] says (room for n; moved and moves
+/// may be NULL, else aligned for their types). The removals and moves are those of
+/// sepax_shapes_remove called in some order, with its rules for old ids and generations.
 /// Every id is checked before anything changes; errors, with the store unchanged and moved and
 /// *moves untouched: SEPAX_ERR_NULL (store; ids with n > 0), SEPAX_ERR_MISALIGNED (ids, moved,
-/// moves), then, id by id in the list's order, SEPAX_ERR_BAD_ID and SEPAX_ERR_STALE_ID (a bad
+/// moves), then with n > 0 SEPAX_ERR_ALIASED (moved's n entries, *moves and ids sharing
+/// memory), then, id by id in the list's order, SEPAX_ERR_BAD_ID and SEPAX_ERR_STALE_ID (a bad
 /// id) or SEPAX_ERR_DUPLICATE (an id given before it in the list): the first such entry's.
 /// n == 0: SEPAX_OK and *moves = 0.
 SEPAX_API sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids,
@@ -351,7 +359,9 @@ SEPAX_API sepax_status sepax_shapes_reorder(sepax_shapes *store, const uint32_t 
 /// sepax_shapes_add_polygon, which may drop a vertex its own test, seeing only the vertices,
 /// finds within that distance of its neighbours' line. A hull that needs
 /// more than SEPAX_MAX_VERTS vertices is SEPAX_ERR_TOO_MANY_VERTS, never truncated. On any
-/// error `out` and *out_count are untouched.
+/// error `out` and *out_count are untouched. `out` may be `points` (a hull in place: every point
+/// is read before out is written); *out_count sharing memory with out's SEPAX_MAX_VERTS is
+/// SEPAX_ERR_ALIASED, checked after the alignment.
 SEPAX_API sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out,
                                   int *out_count);
 
@@ -414,7 +424,8 @@ SEPAX_API sepax_status sepax_shapes_view(const sepax_shapes *store, uint32_t id,
 /// For each of the n pairs, hit[i] = 1 if the two shapes overlap or touch, else 0.
 /// Exact for every kind (SAT over the edge normals and, when a shape is curved, the axis
 /// through the closest pair of core vertices). On error (NULL or misaligned buffer with
-/// n > 0, an id out of range or removed, n too large) nothing is written.
+/// n > 0, n too large, hit sharing memory with pairs, an id out of range or removed: in that
+/// order) nothing is written.
 SEPAX_API sepax_status sepax_overlap(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                      uint8_t *hit);
 
@@ -550,9 +561,10 @@ typedef struct sepax_sweep_hit {
 /// in a rounded corner, the exact time the closest pair of core vertices reaches the radii (a
 /// quadratic). No iteration, no sub-steps: a bullet 0.05 wide crossing a wall 0.01 thick at
 /// 1000 units per step is found. Pairs touching at the start report t = 0 and the normal of
-/// least penetration. velocity_a or velocity_b may be NULL: not moving. A NaN or infinite
-/// velocity is SEPAX_ERR_NONFINITE, one beyond SEPAX_SWEEP_LIMIT SEPAX_ERR_RANGE; on any error
-/// nothing is written.
+/// least penetration. velocity_a or velocity_b may be NULL: not moving. out sharing memory
+/// with pairs or a velocity array is SEPAX_ERR_ALIASED (checked before the ids; the two velocity
+/// arrays may be one). A NaN or infinite velocity is SEPAX_ERR_NONFINITE, one beyond
+/// SEPAX_SWEEP_LIMIT SEPAX_ERR_RANGE (checked after the ids); on any error nothing is written.
 SEPAX_API sepax_status sepax_sweep(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
                                    sepax_sweep_hit *out);
@@ -586,9 +598,9 @@ typedef struct sepax_ray_hit {
 /// A ray starting inside or on a shape hits at fraction 0 with the normal of least
 /// penetration (Box2D 2.4 reports no hit there); a ray grazing an edge touches it. Errors, in
 /// the order checked: SEPAX_ERR_NULL (store; rays, shapes or out with n > 0),
-/// SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT, SEPAX_ERR_BAD_ID / SEPAX_ERR_STALE_ID, then the
-/// first bad ray's SEPAX_ERR_NONFINITE (a NaN or Inf in it) or SEPAX_ERR_RANGE (beyond its
-/// limits); on any error nothing is written.
+/// SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT, SEPAX_ERR_ALIASED (out sharing memory with rays or
+/// shapes), SEPAX_ERR_BAD_ID / SEPAX_ERR_STALE_ID, then the first bad ray's SEPAX_ERR_NONFINITE (a
+/// NaN or Inf in it) or SEPAX_ERR_RANGE (beyond its limits); on any error nothing is written.
 SEPAX_API sepax_status sepax_raycast(const sepax_shapes *store, const sepax_ray *rays,
                                      const uint32_t *shapes, size_t n, sepax_ray_hit *out);
 
@@ -604,7 +616,8 @@ SEPAX_API sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_
 /// transposed blocks, a lane per shape, with no gather (after a frame's SEPAX_UPDATE_FRAME,
 /// from the records: see sepax_frame_update). The same answers as sepax_raycast.
 /// Errors: SEPAX_ERR_NULL (store, ray; out with count > 0), the ray's NONFINITE / RANGE,
-/// SEPAX_ERR_BAD_ID (the range past the shapes), SEPAX_ERR_MISALIGNED; nothing written.
+/// SEPAX_ERR_BAD_ID (the range past the shapes), SEPAX_ERR_MISALIGNED, SEPAX_ERR_ALIASED (out
+/// sharing memory with *ray); nothing written.
 SEPAX_API sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray,
                                            uint32_t first, size_t count, sepax_ray_hit *out);
 
@@ -640,8 +653,9 @@ SEPAX_API sepax_status sepax_shapes_set_user(sepax_shapes *store, uint32_t first
 
 /// The data of the shapes ids[0 .. n-1] into out[0 .. n-1] (a frame's n pairs are 2n ids:
 /// `(const uint32_t *)pairs`). Errors, in this order: SEPAX_ERR_NULL (store; ids or out with
-/// n > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (n too large for a size), the first bad id's
-/// SEPAX_ERR_BAD_ID / SEPAX_ERR_STALE_ID; on error nothing is written. n = 0: SEPAX_OK.
+/// n > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (n too large for a size), SEPAX_ERR_ALIASED
+/// (out sharing memory with ids), the first bad id's SEPAX_ERR_BAD_ID / SEPAX_ERR_STALE_ID; on
+/// error nothing is written. n = 0: SEPAX_OK.
 SEPAX_API sepax_status sepax_shapes_get_user(const sepax_shapes *store, const uint32_t *ids,
                                              size_t n, uint64_t *out);
 
@@ -774,7 +788,9 @@ typedef struct sepax_contacts {
 /// SEPAX_ERR_MISALIGNED (count, options, out), SEPAX_ERR_BAD_OPTION (test or update unknown),
 /// the margin's NONFINITE / RANGE, SEPAX_ERR_NONFINITE or SEPAX_ERR_RANGE (cell_size), then,
 /// with out->capacity > 0, SEPAX_ERR_NULL and SEPAX_ERR_MISALIGNED for the arrays the test needs
-/// (which arrays those are depends on a valid test), SEPAX_ERR_STALE_WORLD (SEPAX_UPDATE_NONE
+/// (which arrays those are depends on a valid test), SEPAX_ERR_ALIASED (those arrays, for
+/// capacity entries each, and *count sharing memory with each other or with *options or *out,
+/// which the call reads until it copies the results), SEPAX_ERR_STALE_WORLD (SEPAX_UPDATE_NONE
 /// with a test that reads records, after a lazy frame), SEPAX_ERR_NOMEM (scratch could not
 /// grow). The grid stays built for the sepax_broadphase_query_* calls until the
 /// next frame.
@@ -793,8 +809,9 @@ SEPAX_API sepax_status sepax_find_contacts(sepax_broadphase *bp, sepax_shapes *s
 /// SEPAX_UPDATE_NONE the poses are stored and nothing else is recomputed, as after
 /// sepax_shapes_set_poses. Errors: those of sepax_find_contacts, checked first; then those of
 /// sepax_shapes_set_poses in its order: SEPAX_ERR_BAD_ID (first + pose_count past the store's
-/// count), SEPAX_ERR_NULL (poses, when pose_count > 0), SEPAX_ERR_MISALIGNED (poses), and the
-/// poses' NONFINITE / RANGE / BAD_POSE. Once the poses are stored, a later SEPAX_ERR_CAPACITY
+/// count), SEPAX_ERR_NULL (poses, when pose_count > 0), SEPAX_ERR_MISALIGNED (poses),
+/// SEPAX_ERR_ALIASED (poses sharing memory with an output), and the poses' NONFINITE / RANGE /
+/// BAD_POSE. Once the poses are stored, a later SEPAX_ERR_CAPACITY
 /// or SEPAX_ERR_NOMEM leaves them (and the update) in the store, as the two calls would.
 SEPAX_API sepax_status sepax_find_contacts_posed(sepax_broadphase *bp, sepax_shapes *store,
                                                  uint32_t first, size_t pose_count,
@@ -849,11 +866,11 @@ SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const 
 /// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY with the first
 /// `capacity` of them written.
 /// The grid must have been built from this store, unchanged since (else results are stale
-/// but memory-safe). Errors: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (ids, *count), NONFINITE /
-/// RANGE (box), then SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build
-/// ran out of memory before its grid was whole; an empty answer would read as "nothing
-/// there"), checked last; on any other error nothing is written, *count included. The same
-/// for the two queries below.
+/// but memory-safe). Errors: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (ids, *count),
+/// SEPAX_ERR_ALIASED (*count within ids' capacity entries), NONFINITE / RANGE (box), then
+/// SEPAX_ERR_NO_GRID when there is no grid (none built, or the last build ran out of memory before
+/// its grid was whole; an empty answer would read as "nothing there"), checked last; on any other
+/// error nothing is written, *count included. The same for the two queries below.
 SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
                                                    const sepax_shapes *store, sepax_aabb box,
                                                    uint32_t *ids, size_t capacity, size_t *count);
@@ -861,7 +878,8 @@ SEPAX_API sepax_status sepax_broadphase_query_aabb(const sepax_broadphase *bp,
 /// sepax_broadphase_query_aabb among the shapes whose filter meets `filter` (sepax_filter's
 /// rule: each one's category in the other's mask; NULL: every shape, as the call above), as an
 /// engine asks for "the enemies in this blast". Errors as sepax_broadphase_query_aabb's, with
-/// a misaligned `filter` among the SEPAX_ERR_MISALIGNED; on error nothing is written.
+/// a misaligned `filter` among the SEPAX_ERR_MISALIGNED and `filter` sharing memory with an
+/// output among the SEPAX_ERR_ALIASED; on error nothing is written.
 SEPAX_API sepax_status sepax_broadphase_query_aabb_filtered(
     const sepax_broadphase *bp, const sepax_shapes *store, sepax_aabb box,
     const sepax_filter *filter, uint32_t *ids, size_t capacity, size_t *count);
@@ -879,6 +897,10 @@ SEPAX_API sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp,
 
 /// The shapes a ray hits (sepax_raycast exact), ids[k] with hits[k], in grid order;
 /// capacity as sepax_broadphase_query_aabb. For the closest, sepax_broadphase_raycast_closest.
+/// Errors: SEPAX_ERR_NULL (ray, hits with capacity > 0, then as sepax_broadphase_query_aabb),
+/// SEPAX_ERR_MISALIGNED, SEPAX_ERR_ALIASED (ids, hits and *count sharing memory with each other
+/// or with *ray), the ray's NONFINITE / RANGE (as sepax_raycast), SEPAX_ERR_STALE_WORLD, then
+/// SEPAX_ERR_NO_GRID; on any of them nothing is written.
 SEPAX_API sepax_status sepax_broadphase_query_ray(const sepax_broadphase *bp,
                                                   const sepax_shapes *store, const sepax_ray *ray,
                                                   uint32_t *ids, sepax_ray_hit *hits,
@@ -900,7 +922,8 @@ SEPAX_API sepax_status sepax_broadphase_query_ray_filtered(
 /// little however far it reaches. The grid must have been built from this store, unchanged
 /// since (else the answers are stale but memory-safe). Errors, in this order: SEPAX_ERR_NULL (bp,
 /// store; rays, ids or hits with n > 0), SEPAX_ERR_MISALIGNED, SEPAX_ERR_COUNT (n too large for a
-/// size), the first bad ray's NONFINITE / RANGE (as sepax_raycast), SEPAX_ERR_STALE_WORLD, then
+/// size), SEPAX_ERR_ALIASED (ids and hits sharing memory with each other, rays or filters), the
+/// first bad ray's NONFINITE / RANGE (as sepax_raycast), SEPAX_ERR_STALE_WORLD, then
 /// SEPAX_ERR_NO_GRID (as sepax_broadphase_query_aabb); on any error nothing is written.
 SEPAX_API sepax_status sepax_broadphase_raycast_closest(const sepax_broadphase *bp,
                                                         const sepax_shapes *store,

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "aliasing.h"
 #include "broadphase.h"
 #include "clock.h"
 #include "misaligned.h"
@@ -696,6 +697,18 @@ static int grow_chunk(sepax_broadphase *bp, bp_chunk *c, size_t need, int test) 
     return 1;
 }
 
+/* What a frame writes: the result arrays its test fills and *count. */
+static void frame_outputs(const sepax_frame_options *o, const sepax_contacts *out,
+                          const size_t *count, sepax_span spans[4]) {
+    size_t cap = out->capacity;
+    spans[0] = sepax_span_of(out->pairs, cap, sizeof *out->pairs);
+    spans[1] =
+        sepax_span_of(o->test == SEPAX_TEST_COLLIDE ? out->hits : NULL, cap, sizeof *out->hits);
+    spans[2] = sepax_span_of(o->test == SEPAX_TEST_MANIFOLD ? out->manifolds : NULL, cap,
+                             sizeof *out->manifolds);
+    spans[3] = sepax_span_of(count, 1, sizeof *count);
+}
+
 static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *store,
                                 const sepax_frame_options *o, const sepax_contacts *out,
                                 const size_t *count, float *margin) {
@@ -719,6 +732,11 @@ static sepax_status check_frame(const sepax_broadphase *bp, const sepax_shapes *
             (o->test == SEPAX_TEST_MANIFOLD && MISALIGNED(out->manifolds, sepax_manifold)))
             return SEPAX_ERR_MISALIGNED;
     }
+    /* the options and the arrays' struct are read until the results are copied */
+    sepax_span outs[4],
+        ins[2] = {sepax_span_of(o, 1, sizeof *o), sepax_span_of(out, 1, sizeof *out)};
+    frame_outputs(o, out, count, outs);
+    if ((st = sepax_spans_apart(outs, 4, ins, 2)) != SEPAX_OK) return st;
     /* records a lazy frame left behind: only the bounds may be read */
     if (store->recs_stale && o->update == SEPAX_UPDATE_NONE && o->test != SEPAX_TEST_AABB)
         return SEPAX_ERR_STALE_WORLD;
@@ -823,6 +841,9 @@ static sepax_status find_contacts(sepax_broadphase *bp, sepax_shapes *store, uin
         return SEPAX_ERR_BAD_ID;
     if (pose_count && !poses) return SEPAX_ERR_NULL;
     if (pose_count && MISALIGNED(poses, sepax_pose)) return SEPAX_ERR_MISALIGNED;
+    sepax_span outs[4], in = sepax_span_of(pose_count ? poses : NULL, pose_count, sizeof *poses);
+    frame_outputs(options, out, count, outs);
+    if ((st = sepax_spans_apart(outs, 4, &in, 1)) != SEPAX_OK) return st;
     /* A lazy frame pairs twice. Where the last frame on this broadphase found more candidate
      * pairs than an eighth of the shapes, the second pairing costs more than the records it
      * spares (particles 100k: 18.8 ms a frame against 8.9), so every record is written as by

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "aliasing.h"
 #include "broadphase.h"
 #include "misaligned.h"
 
@@ -43,6 +44,20 @@ static sepax_status check_out(const sepax_broadphase *bp, const sepax_shapes *st
     if (capacity && !ids) return SEPAX_ERR_NULL;
     if (MISALIGNED(ids, uint32_t) || MISALIGNED(count, size_t)) return SEPAX_ERR_MISALIGNED;
     return SEPAX_OK;
+}
+
+/* A query's outputs (ids, hits: NULL for none, each of capacity entries, and *count, written
+ * last) apart from each other and from what it reads while it writes them (its filter and
+ * ray: NULL for none). */
+static sepax_status outputs_apart(const uint32_t *ids, const sepax_ray_hit *hits, size_t capacity,
+                                  const size_t *count, const sepax_filter *filter,
+                                  const sepax_ray *ray) {
+    sepax_span outs[3] = {sepax_span_of(ids, capacity, sizeof *ids),
+                          sepax_span_of(hits, capacity, sizeof *hits),
+                          sepax_span_of(count, 1, sizeof *count)};
+    sepax_span ins[2] = {sepax_span_of(filter, 1, sizeof *filter),
+                         sepax_span_of(ray, 1, sizeof *ray)};
+    return sepax_spans_apart(outs, 3, ins, 2);
 }
 
 /* The passing positions of run begin .. end-1, piece by piece, to `take`. Grid positions
@@ -134,6 +149,7 @@ sepax_status sepax_broadphase_query_aabb_filtered(const sepax_broadphase *bp,
     sepax_status st = check_out(bp, store, ids, capacity, count);
     if (st != SEPAX_OK) return st;
     if (MISALIGNED(filter, sepax_filter)) return SEPAX_ERR_MISALIGNED;
+    if ((st = outputs_apart(ids, NULL, capacity, count, filter, NULL)) != SEPAX_OK) return st;
     if (!finite_box(box)) return SEPAX_ERR_NONFINITE;
     if (!box_in_range(box)) return SEPAX_ERR_RANGE;
     const sepax_kernel *k;
@@ -191,6 +207,7 @@ sepax_status sepax_broadphase_query_shape(const sepax_broadphase *bp, const sepa
                                           uint32_t probe, float margin, uint32_t *ids,
                                           size_t capacity, size_t *count) {
     sepax_status st = check_out(bp, store, ids, capacity, count);
+    if (st == SEPAX_OK) st = outputs_apart(ids, NULL, capacity, count, NULL, NULL);
     if (st != SEPAX_OK) return st;
     if ((st = sepax_check_id(store, probe)) != SEPAX_OK) return st;
     sepax_query_options q = {.margin = margin};
@@ -317,6 +334,7 @@ sepax_status sepax_broadphase_query_ray_filtered(const sepax_broadphase *bp,
     if (MISALIGNED(hits, sepax_ray_hit) || MISALIGNED(ray, sepax_ray) ||
         MISALIGNED(filter, sepax_filter))
         return SEPAX_ERR_MISALIGNED;
+    if ((st = outputs_apart(ids, hits, capacity, count, filter, ray)) != SEPAX_OK) return st;
     if ((st = sepax_ray_check(ray)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
@@ -544,7 +562,12 @@ sepax_status sepax_broadphase_raycast_closest(const sepax_broadphase *bp, const 
         MISALIGNED(ids, uint32_t) || MISALIGNED(hits, sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
-    sepax_status st = sepax_rays_check(rays, n);
+    sepax_span outs[2] = {sepax_span_of(ids, n, sizeof *ids), sepax_span_of(hits, n, sizeof *hits)};
+    sepax_span ins[2] = {sepax_span_of(rays, n, sizeof *rays),
+                         sepax_span_of(filters, n, sizeof *filters)};
+    sepax_status st = sepax_spans_apart(outs, 2, ins, 2);
+    if (st != SEPAX_OK) return st;
+    st = sepax_rays_check(rays, n);
     if (st != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;

@@ -3,6 +3,7 @@
  * polygon construction itself, so a hull is always a polygon the store takes. */
 #include <math.h>
 
+#include "aliasing.h"
 #include "misaligned.h"
 #include "polygon.h"
 
@@ -95,6 +96,11 @@ sepax_status sepax_hull(const sepax_vec2 *points, int count, sepax_vec2 *out, in
     if (!points || !out || !out_count) return SEPAX_ERR_NULL;
     if (MISALIGNED(points, sepax_vec2) || MISALIGNED(out, sepax_vec2) || MISALIGNED(out_count, int))
         return SEPAX_ERR_MISALIGNED;
+    /* out may be points (every point is read before out is written), but *out_count, written
+     * after out, must not land on a vertex */
+    sepax_span o[2] = {sepax_span_of(out, SEPAX_MAX_VERTS, sizeof *out),
+                       sepax_span_of(out_count, 1, sizeof *out_count)};
+    if (sepax_spans_apart(o, 2, NULL, 0) != SEPAX_OK) return SEPAX_ERR_ALIASED;
     if (count < 0 || count > SEPAX_HULL_MAX_POINTS) return SEPAX_ERR_COUNT;
     if (count < 3) return SEPAX_ERR_TOO_FEW_POINTS;
     sepax_status st = sepax_points_check(points, count);

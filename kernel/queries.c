@@ -2,6 +2,7 @@
  * hand the whole batch to the active kernel. */
 #include <math.h>
 
+#include "aliasing.h"
 #include "kernel.h"
 #include "misaligned.h"
 
@@ -76,16 +77,24 @@ sepax_status sepax_scratch_apart(const void *work, const void *buf, size_t bytes
     return w < b + bytes && b < w + SEPAX_SCRATCH_BYTES ? SEPAX_ERR_BAD_OPTION : SEPAX_OK;
 }
 
+/* A pair query's checks up to its ids, in the documented order; `more` are the inputs a
+ * sweep reads besides its pairs (its velocities: NULL for the other queries), which must not
+ * share memory with the output either. */
 static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                 const void *out, size_t out_size, size_t out_align,
                                 const sepax_query_options *opt, int no_margin, float *margin,
-                                void **work) {
+                                void **work, const sepax_vec2 *const more[2]) {
     if (!store) return SEPAX_ERR_NULL;
     sepax_status st = sepax_options_of(opt, no_margin, margin, work);
     if (st != SEPAX_OK || n == 0) return st;
     if (!pairs || !out) return SEPAX_ERR_NULL;
     if (MISALIGNED(pairs, sepax_pair) || (uintptr_t)out % out_align) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
+    sepax_span o = sepax_span_of(out, n, out_size);
+    sepax_span in[3] = {sepax_span_of(pairs, n, sizeof *pairs),
+                        sepax_span_of(more ? more[0] : NULL, n, sizeof(sepax_vec2)),
+                        sepax_span_of(more ? more[1] : NULL, n, sizeof(sepax_vec2))};
+    if ((st = sepax_spans_apart(&o, 1, in, 3)) != SEPAX_OK) return st;
     if ((st = sepax_scratch_apart(*work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
         (st = sepax_scratch_apart(*work, out, n * out_size)) != SEPAX_OK)
         return st;
@@ -104,7 +113,8 @@ sepax_status sepax_overlap_opt(const sepax_shapes *store, const sepax_pair *pair
     const sepax_kernel *k;
     float margin;
     void *work;
-    sepax_status st = check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, 0, &margin, &work);
+    sepax_status st =
+        check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, 0, &margin, &work, NULL);
     st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK && n) k->overlap(store, pairs, n, margin, hit, work);
@@ -117,7 +127,7 @@ sepax_status sepax_collide_opt(const sepax_shapes *store, const sepax_pair *pair
     float margin;
     void *work;
     sepax_status st = check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit), options,
-                                  0, &margin, &work);
+                                  0, &margin, &work, NULL);
     st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK && n) k->collide(store, pairs, n, margin, out, NULL, work);
@@ -168,7 +178,7 @@ sepax_status sepax_collide_manifold_opt(const sepax_shapes *store, const sepax_p
     float margin;
     void *work;
     sepax_status st = check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_manifold),
-                                  options, 0, &margin, &work);
+                                  options, 0, &margin, &work, NULL);
     st = records_current(store, n, st);
     if (st == SEPAX_OK) st = sepax_kernel_for_query(&k);
     if (st != SEPAX_OK || n == 0) return st;
@@ -211,8 +221,9 @@ sepax_status sepax_sweep_opt(const sepax_shapes *store, const sepax_pair *pairs,
     const sepax_kernel *k;
     float margin;
     void *work;
+    const sepax_vec2 *velocities[2] = {velocity_a, velocity_b};
     sepax_status st = check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_sweep_hit),
-                                  options, 1, &margin, &work);
+                                  options, 1, &margin, &work, velocities);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
     if (st == SEPAX_OK && n &&
@@ -365,6 +376,10 @@ sepax_status sepax_raycast_opt(const sepax_shapes *store, const sepax_ray *rays,
         MISALIGNED(out, sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
+    sepax_span o = sepax_span_of(out, n, sizeof *out);
+    sepax_span in[2] = {sepax_span_of(rays, n, sizeof *rays),
+                        sepax_span_of(shapes, n, sizeof *shapes)};
+    if ((checked = sepax_spans_apart(&o, 1, in, 2)) != SEPAX_OK) return checked;
     if ((checked = sepax_scratch_apart(work, rays, n * sizeof *rays)) != SEPAX_OK ||
         (checked = sepax_scratch_apart(work, shapes, n * sizeof *shapes)) != SEPAX_OK ||
         (checked = sepax_scratch_apart(work, out, n * sizeof *out)) != SEPAX_OK)
@@ -400,6 +415,8 @@ sepax_status sepax_raycast_range(const sepax_shapes *store, const sepax_ray *ray
     if (count == 0) return SEPAX_OK;
     if (!out) return SEPAX_ERR_NULL;
     if (MISALIGNED(out, sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    sepax_span o = sepax_span_of(out, count, sizeof *out), in = sepax_span_of(ray, 1, sizeof *ray);
+    if ((st = sepax_spans_apart(&o, 1, &in, 1)) != SEPAX_OK) return st;
     if (store->recs_stale) return SEPAX_ERR_STALE_WORLD;
     const sepax_kernel *k;
     st = sepax_kernel_for_query(&k);

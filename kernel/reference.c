@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "aliasing.h"
 #include "kernel.h"
 #include "misaligned.h"
 #include "reference.h"
@@ -182,7 +183,8 @@ sepax_status sepax_ref_world_current(const sepax_shapes *store) {
 /* Every argument checked before anything is written, as the library does. */
 sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const void *out, size_t out_size, size_t out_align,
-                                   const sepax_query_options *opt, float *margin) {
+                                   const sepax_query_options *opt, float *margin,
+                                   const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b) {
     if (!store) return SEPAX_ERR_NULL;
     void *work; /* the options' checks are the library's (kernel.h): the same contract */
     sepax_status st = sepax_options_of(opt, 0, margin, &work);
@@ -190,6 +192,11 @@ sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *
     if (!pairs || !out) return SEPAX_ERR_NULL;
     if (MISALIGNED(pairs, sepax_pair) || (uintptr_t)out % out_align) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_pair) || n > SIZE_MAX / out_size) return SEPAX_ERR_COUNT;
+    sepax_span o = sepax_span_of(out, n, out_size);
+    sepax_span in[3] = {sepax_span_of(pairs, n, sizeof *pairs),
+                        sepax_span_of(velocity_a, n, sizeof *velocity_a),
+                        sepax_span_of(velocity_b, n, sizeof *velocity_b)};
+    if ((st = sepax_spans_apart(&o, 1, in, 3)) != SEPAX_OK) return st;
     if ((st = sepax_scratch_apart(work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
         (st = sepax_scratch_apart(work, out, n * out_size)) != SEPAX_OK)
         return st;
@@ -210,7 +217,8 @@ sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *
 sepax_status sepax_ref_overlap_opt(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const sepax_query_options *options, uint8_t *hit) {
     float margin;
-    sepax_status st = sepax_ref_check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin);
+    sepax_status st =
+        sepax_ref_check_pairs(store, pairs, n, hit, sizeof *hit, 1, options, &margin, NULL, NULL);
     if (st == SEPAX_OK && n) st = sepax_ref_world_current(store);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;
@@ -225,7 +233,7 @@ sepax_status sepax_ref_collide_opt(const sepax_shapes *store, const sepax_pair *
                                    const sepax_query_options *options, sepax_hit *out) {
     float margin;
     sepax_status st = sepax_ref_check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_hit),
-                                            options, &margin);
+                                            options, &margin, NULL, NULL);
     if (st == SEPAX_OK && n) st = sepax_ref_world_current(store);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;

@@ -25,13 +25,16 @@ sepax_ref_answer sepax_ref_pair_answer(const sepax_shape_view *a, const sepax_sh
  * closest-vertices axis of collide and of sweeps. */
 sepax_vec2 sepax_ref_unit(float x, float y);
 
-/* The argument checks of the reference's pair queries (the library's order). */
 /* SEPAX_ERR_STALE_WORLD while a lazy frame's records lag (sepax_shapes_view refuses), else
  * SEPAX_OK: what a reference call returns, after its other checks, before reading a shape. */
 sepax_status sepax_ref_world_current(const sepax_shapes *store);
 
+/* The argument checks of the reference's pair queries (the library's order); velocity_a and
+ * velocity_b are a sweep's (NULL for the other queries and for no motion), which the output
+ * must not share memory with, as the pairs. */
 sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *pairs, size_t n,
                                    const void *out, size_t out_size, size_t out_align,
-                                   const sepax_query_options *opt, float *margin);
+                                   const sepax_query_options *opt, float *margin,
+                                   const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b);
 
 #endif

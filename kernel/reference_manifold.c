@@ -179,7 +179,7 @@ sepax_status sepax_ref_collide_manifold_opt(const sepax_shapes *store, const sep
                                             sepax_manifold *out) {
     float margin;
     sepax_status st = sepax_ref_check_pairs(store, pairs, n, out, sizeof *out,
-                                            _Alignof(sepax_manifold), options, &margin);
+                                            _Alignof(sepax_manifold), options, &margin, NULL, NULL);
     if (st == SEPAX_OK && n) st = sepax_ref_world_current(store);
     for (size_t i = 0; st == SEPAX_OK && i < n; i++) {
         sepax_shape_view a, b;

@@ -28,6 +28,7 @@
  * the equivalence tests hold it to this. */
 #include <math.h>
 
+#include "aliasing.h"
 #include "misaligned.h"
 #include "reference.h"
 
@@ -180,8 +181,9 @@ sepax_status sepax_ref_sweep(const sepax_shapes *store, const sepax_pair *pairs,
                              const sepax_vec2 *velocity_a, const sepax_vec2 *velocity_b,
                              sepax_sweep_hit *out) {
     float margin;
-    sepax_status st = sepax_ref_check_pairs(store, pairs, n, out, sizeof *out,
-                                            _Alignof(sepax_sweep_hit), NULL, &margin);
+    sepax_status st =
+        sepax_ref_check_pairs(store, pairs, n, out, sizeof *out, _Alignof(sepax_sweep_hit), NULL,
+                              &margin, velocity_a, velocity_b);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_a, n);
     if (st == SEPAX_OK && n) st = check_velocities(velocity_b, n);
     if (st == SEPAX_OK && n) st = sepax_ref_world_current(store);
@@ -233,6 +235,10 @@ sepax_status sepax_ref_raycast(const sepax_shapes *store, const sepax_ray *rays,
         MISALIGNED(out, sepax_ray_hit))
         return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof(sepax_ray_hit)) return SEPAX_ERR_COUNT;
+    sepax_span o = sepax_span_of(out, n, sizeof *out);
+    sepax_span in[2] = {sepax_span_of(rays, n, sizeof *rays),
+                        sepax_span_of(shapes, n, sizeof *shapes)};
+    if (sepax_spans_apart(&o, 1, in, 2) != SEPAX_OK) return SEPAX_ERR_ALIASED;
     sepax_shape_view v;
     for (size_t i = 0; i < n; i++) { /* each id's status, without reading its record */
         sepax_aabb box;
@@ -263,6 +269,8 @@ sepax_status sepax_ref_raycast_range(const sepax_shapes *store, const sepax_ray 
     if (count == 0) return SEPAX_OK;
     if (!out) return SEPAX_ERR_NULL;
     if (MISALIGNED(out, sepax_ray_hit)) return SEPAX_ERR_MISALIGNED;
+    sepax_span o = sepax_span_of(out, count, sizeof *out), in = sepax_span_of(ray, 1, sizeof *ray);
+    if ((st = sepax_spans_apart(&o, 1, &in, 1)) != SEPAX_OK) return st;
     if ((st = sepax_ref_world_current(store)) != SEPAX_OK) return st;
     for (size_t k = 0; k < count; k++) {
         sepax_shape_view v;

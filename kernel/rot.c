@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "aliasing.h"
 #include "kernel.h"
 #include "misaligned.h"
 #include "rot_poly.h"
@@ -72,6 +73,9 @@ sepax_status sepax_rot_many(const float *angles, size_t n, sepax_rotation *out) 
     if (!angles || !out) return SEPAX_ERR_NULL;
     if (MISALIGNED(angles, float) || MISALIGNED(out, sepax_rotation)) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof *out) return SEPAX_ERR_COUNT;
+    sepax_span o = sepax_span_of(out, n, sizeof *out),
+               in = sepax_span_of(angles, n, sizeof *angles);
+    if (sepax_spans_apart(&o, 1, &in, 1) != SEPAX_OK) return SEPAX_ERR_ALIASED;
     const sepax_kernel *k;
     sepax_status st = sepax_kernel_for_query(&k);
     if (st == SEPAX_OK) k->rot(angles, n, out);

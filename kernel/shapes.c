@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aliasing.h"
 #include "kernel.h"
 #include "misaligned.h"
 #include "pose_rules.h"
@@ -387,6 +388,11 @@ sepax_status sepax_shapes_remove_many(sepax_shapes *store, const uint32_t *ids, 
         if (moves) *moves = 0;
         return SEPAX_OK;
     }
+    /* the ids are read again while moved is written (a sparse set's holes go in their order) */
+    sepax_span outs[2] = {sepax_span_of(moved, n, sizeof *moved),
+                          sepax_span_of(moves, 1, sizeof *moves)},
+               in = sepax_span_of(ids, n, sizeof *ids);
+    if (sepax_spans_apart(outs, 2, &in, 1) != SEPAX_OK) return SEPAX_ERR_ALIASED;
     sepax_shapes *s = store;
     /* every id checked and marked before anything moves */
     for (uint32_t k = 0; k < n; k++) {
@@ -559,6 +565,8 @@ sepax_status sepax_shapes_get_user(const sepax_shapes *store, const uint32_t *id
     if (!ids || !out) return SEPAX_ERR_NULL;
     if (MISALIGNED(ids, uint32_t) || MISALIGNED(out, uint64_t)) return SEPAX_ERR_MISALIGNED;
     if (n > SIZE_MAX / sizeof *out) return SEPAX_ERR_COUNT;
+    sepax_span o = sepax_span_of(out, n, sizeof *out), in = sepax_span_of(ids, n, sizeof *ids);
+    if (sepax_spans_apart(&o, 1, &in, 1) != SEPAX_OK) return SEPAX_ERR_ALIASED;
     /* every id before any write: a refused call leaves out as it was */
     for (size_t k = 0; k < n; k++) {
         sepax_status st = sepax_check_id(store, ids[k]);

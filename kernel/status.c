@@ -36,6 +36,9 @@ const char *sepax_status_str(sepax_status status) {
     case SEPAX_ERR_NO_GRID:
         return "SEPAX_ERR_NO_GRID: no broadphase grid to query (none built, or the last build "
                "failed)";
+    case SEPAX_ERR_ALIASED:
+        return "SEPAX_ERR_ALIASED: an output buffer shares memory with an input or another "
+               "output";
     }
     return "unknown sepax_status";
 }

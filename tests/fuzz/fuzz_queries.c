@@ -10,7 +10,9 @@
  * extended (flag 128) only:
  *   bytes 4..7  the margin, raw float bits (NaN, Inf, huge, denormal, -0)
  *   byte 8      low 4 bits: shapes to remove first; 16: ids of in-range
- *               indices carry their current generation (live ids)
+ *               indices carry their current generation (live ids); 32: the
+ *               pair queries again with their output laid over the pairs
+ *               (64: just past them, sharing no byte)
  *   then one byte per removal: index % (count + 1) (count itself: an id past
  *               the end), or from 0xf0 up a removed id again
  * then two bytes per pair (a, b): an index % (count + 2), a raw id (flags 1,
@@ -228,6 +230,71 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
     }
 }
 
+/* One block holding the pairs at its front and each pair query's output laid over them at a
+ * 4-byte step from the input bytes (byte 8's 32, extended mode), or starting just past them
+ * (byte 8's 64 as well: adjacent, sharing no byte). Laid over: the library and the reference
+ * refuse alike, SEPAX_ERR_ALIASED (or the margin's error, which comes first), and leave every
+ * byte of the block as it was; adjacent: the answers of separate buffers, bit for bit. */
+static _Alignas(64) unsigned char block[MAXN * sizeof(sepax_pair) + MAXN * sizeof(sepax_manifold)];
+static _Alignas(64) unsigned char before[sizeof block];
+
+typedef sepax_status alias_call(const sepax_pair *pairs, size_t n, const sepax_query_options *o,
+                                void *out);
+static sepax_status lib_overlap(const sepax_pair *p, size_t n, const sepax_query_options *o,
+                                void *out) {
+    return sepax_overlap_opt(store, p, n, o, out);
+}
+static sepax_status ref_overlap(const sepax_pair *p, size_t n, const sepax_query_options *o,
+                                void *out) {
+    return sepax_ref_overlap_opt(store, p, n, o, out);
+}
+static sepax_status lib_collide(const sepax_pair *p, size_t n, const sepax_query_options *o,
+                                void *out) {
+    return sepax_collide_opt(store, p, n, o, out);
+}
+static sepax_status ref_collide(const sepax_pair *p, size_t n, const sepax_query_options *o,
+                                void *out) {
+    return sepax_ref_collide_opt(store, p, n, o, out);
+}
+static sepax_status lib_manifold(const sepax_pair *p, size_t n, const sepax_query_options *o,
+                                 void *out) {
+    return sepax_collide_manifold_opt(store, p, n, o, out);
+}
+static sepax_status ref_manifold(const sepax_pair *p, size_t n, const sepax_query_options *o,
+                                 void *out) {
+    return sepax_ref_collide_manifold_opt(store, p, n, o, out);
+}
+
+static void check_aliased(const uint8_t *data, const sepax_pair *pairs, size_t n,
+                          const sepax_query_options *opt, int margin_ok, sepax_status margin_err,
+                          sepax_status ref, const void *const want[3], const size_t out_size[3]) {
+    int adjacent = data[8] & 64;
+    size_t span = n * sizeof *pairs;
+    size_t at = adjacent ? span : n ? (size_t)data[2] * 4 % span : 0;
+    sepax_status refused = !margin_ok ? margin_err : n == 0 ? SEPAX_OK : SEPAX_ERR_ALIASED;
+    alias_call *lib[3] = {lib_overlap, lib_collide, lib_manifold};
+    alias_call *refs[3] = {ref_overlap, ref_collide, ref_manifold};
+    for (int q = 0; q < 3; q++) {
+        for (int r = 0; r < 2; r++) {
+            memset(block, FUZZ_MARK, sizeof block);
+            memcpy(block, pairs, span);
+            memcpy(before, block, sizeof block);
+            sepax_status st =
+                (r ? refs[q] : lib[q])((const sepax_pair *)(void *)block, n, opt, block + at);
+            if (!adjacent) {
+                if (st != refused) fuzz_fail("aliased output: not refused");
+                if (memcmp(block, before, sizeof block) != 0)
+                    fuzz_fail("aliased output: the block changed");
+                continue;
+            }
+            if (st != ref) fuzz_fail("adjacent output: another status than separate buffers'");
+            if (memcmp(block, before, span) != 0) fuzz_fail("adjacent output: the pairs changed");
+            if (st == SEPAX_OK && memcmp(block + at, want[q], n * out_size[q]) != 0)
+                fuzz_fail("adjacent output: other answers than separate buffers'");
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!store || dirty) build_store();
     dead.n = 0;
@@ -421,6 +488,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (st_one != ref_one) fuzz_fail("overlap_one status");
         if (memcmp(got, want_one, sizeof got) != 0)
             fuzz_fail("overlap_one output or markers differ");
+    }
+    if (extended && (data[8] & 32) && !(flags & (4 | 16 | 32))) {
+        const void *want_q[3] = {want, want_c, want_m};
+        const size_t sizes[3] = {sizeof *want, sizeof *want_c, sizeof *want_m};
+        check_aliased(data, pairs, n, popt, margin_ok, margin_err, ref, want_q, sizes);
     }
     check_frame(data, size, popt, margin_ok, margin_err);
     return 0;

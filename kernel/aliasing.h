@@ -1,0 +1,32 @@
+/* Caller buffers a call writes while it reads others: checked apart before anything is
+ * written, so an output laid over an input (or over another output) is refused with
+ * SEPAX_ERR_ALIASED instead of corrupting what the kernels read next. */
+#ifndef SEPAX_ALIASING_H
+#define SEPAX_ALIASING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sepax.h"
+
+/* A caller buffer's bytes: `at` (NULL: none) and its size. */
+typedef struct sepax_span {
+    const void *at;
+    size_t bytes;
+} sepax_span;
+
+/* n entries of `size` bytes at p. The size saturates rather than wraps: the calls check their
+ * counts against size_t first, but a capacity the caller declares is only a claim, and a claim
+ * past the end of memory still covers everything after p. */
+static inline sepax_span sepax_span_of(const void *p, size_t n, size_t size) {
+    sepax_span s = {p, n > SIZE_MAX / size ? SIZE_MAX : n * size};
+    return s;
+}
+
+/* SEPAX_ERR_ALIASED when one of outs[0 .. nout-1] shares a byte with another of them or with
+ * one of ins[0 .. nin-1] (inputs may share bytes with each other), else SEPAX_OK. An empty
+ * span shares none. */
+sepax_status sepax_spans_apart(const sepax_span *outs, size_t nout, const sepax_span *ins,
+                               size_t nin);
+
+#endif
