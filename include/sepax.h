@@ -774,7 +774,9 @@ typedef struct sepax_contacts {
     sepax_pair *pairs;         ///< required; ids, pair.a's index below pair.b's
     sepax_hit *hits;           ///< SEPAX_TEST_COLLIDE: required; otherwise unused
     sepax_manifold *manifolds; ///< SEPAX_TEST_MANIFOLD: required; otherwise unused
-    size_t capacity;           ///< entries each array holds
+    /// entries each array holds: the aliasing check (SEPAX_ERR_ALIASED) takes each array the
+    /// test fills to span that many, so a capacity larger than the arrays can make them overlap
+    size_t capacity;
 } sepax_contacts;
 
 /// Every contact of a frame in one call: (optionally) update world data, build the grid over
@@ -864,7 +866,9 @@ SEPAX_API sepax_status sepax_broadphase_order(const sepax_broadphase *bp, const 
 /// Ids of the shapes whose bounding boxes overlap `box` (touching counts), in grid order; a box
 /// whose lower corner is above its upper one on an axis overlaps nothing (SEPAX_OK, count 0).
 /// *count is how many there are; more than capacity: SEPAX_ERR_CAPACITY with the first
-/// `capacity` of them written.
+/// `capacity` of them written. ids (and a ray query's hits) must hold capacity entries: the
+/// aliasing check takes them to span that many (counted up to the end of memory), so a capacity
+/// larger than the buffers can make them overlap *count or each other (SEPAX_ERR_ALIASED).
 /// The grid must have been built from this store, unchanged since (else results are stale
 /// but memory-safe). Errors: SEPAX_ERR_NULL, SEPAX_ERR_MISALIGNED (ids, *count),
 /// SEPAX_ERR_ALIASED (*count within ids' capacity entries), NONFINITE / RANGE (box), then

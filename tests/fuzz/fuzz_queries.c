@@ -235,8 +235,13 @@ static void check_frame(const uint8_t *data, size_t size, const sepax_query_opti
  * (byte 8's 64 as well: adjacent, sharing no byte). Laid over: the library and the reference
  * refuse alike, SEPAX_ERR_ALIASED (or the margin's error, which comes first), and leave every
  * byte of the block as it was; adjacent: the answers of separate buffers, bit for bit. */
-static _Alignas(64) unsigned char block[MAXN * sizeof(sepax_pair) + MAXN * sizeof(sepax_manifold)];
-static _Alignas(64) unsigned char before[sizeof block];
+typedef union alias_block {
+    unsigned char bytes[MAXN * sizeof(sepax_pair) + MAXN * sizeof(sepax_manifold)];
+    sepax_pair pairs[MAXN]; /* the library reads the pairs as pairs, not as bytes */
+} alias_block;
+static _Alignas(64) alias_block blk;
+static unsigned char *const block = blk.bytes;
+static unsigned char before[sizeof blk];
 
 typedef sepax_status alias_call(const sepax_pair *pairs, size_t n, const sepax_query_options *o,
                                 void *out);
@@ -276,14 +281,13 @@ static void check_aliased(const uint8_t *data, const sepax_pair *pairs, size_t n
     alias_call *refs[3] = {ref_overlap, ref_collide, ref_manifold};
     for (int q = 0; q < 3; q++) {
         for (int r = 0; r < 2; r++) {
-            memset(block, FUZZ_MARK, sizeof block);
-            memcpy(block, pairs, span);
-            memcpy(before, block, sizeof block);
-            sepax_status st =
-                (r ? refs[q] : lib[q])((const sepax_pair *)(void *)block, n, opt, block + at);
+            memset(block, FUZZ_MARK, sizeof blk);
+            memcpy(blk.pairs, pairs, span);
+            memcpy(before, block, sizeof blk);
+            sepax_status st = (r ? refs[q] : lib[q])(blk.pairs, n, opt, block + at);
             if (!adjacent) {
                 if (st != refused) fuzz_fail("aliased output: not refused");
-                if (memcmp(block, before, sizeof block) != 0)
+                if (memcmp(block, before, sizeof blk) != 0)
                     fuzz_fail("aliased output: the block changed");
                 continue;
             }
