@@ -40,12 +40,14 @@
  * sepax_collide_manifold_opt's manifold bit for bit; for AABB every pair whose boxes (grown by
  * a positive margin) overlap, and none whose boxes are apart by more than the grid's slack.
  * The same frame on two threads, and on a backend the input picks, gives the same results
- * in the same order. Then the three queries against brute force over the shapes: the box query as
- * sepax_shapes_aabb overlaps, the shape query as sepax_overlap_opt with the filters, the ray
- * query as sepax_raycast with each hit bit for bit (after a lazy frame the last two refuse
- * with SEPAX_ERR_STALE_WORLD and write nothing). Adds refused at this scale add nothing. A frame
- * given a broken pose returns the status sepax_shapes_set_poses gives it, with no pose stored
- * and nothing written; given good ones, its results go through every check above. */
+ * in the same order; with its outputs laid over each other (the byte of capacity picks how)
+ * it refuses, SEPAX_ERR_ALIASED, writing nothing, unless the array laid over is one its test
+ * leaves alone, when it gives the same results. Then the three queries against brute force over the
+ * shapes: the box query as sepax_shapes_aabb overlaps, the shape query as sepax_overlap_opt with
+ * the filters, the ray query as sepax_raycast with each hit bit for bit (after a lazy frame the
+ * last two refuse with SEPAX_ERR_STALE_WORLD and write nothing). Adds refused at this scale add
+ * nothing. A frame given a broken pose returns the status sepax_shapes_set_poses gives it, with no
+ * pose stored and nothing written; given good ones, its results go through every check above. */
 #include <math.h>
 #include <string.h>
 
@@ -210,6 +212,52 @@ static int same_results(const results *a, const results *b, int test) {
     if (test == SEPAX_TEST_COLLIDE && memcmp(a->hits, b->hits, a->n * sizeof a->hits[0])) return 0;
     if (test == SEPAX_TEST_MANIFOLD && memcmp(a->mans, b->mans, a->n * sizeof a->mans[0])) return 0;
     return 1;
+}
+
+/* The frame once more with its outputs laid over each other (`pick` % 3: the hits over the
+ * pairs, the manifolds over them, or *count inside them, pick / 3 % 8 pairs in). Where the test
+ * fills the array laid over, or *count lies in the pairs, SEPAX_ERR_ALIASED with nothing
+ * written; else (the hits or manifolds of a test that leaves them alone) the results of
+ * separate buffers. */
+static void frame_laid_over(sepax_broadphase *bp, sepax_shapes *s, const sepax_frame_options *o,
+                            const results *want, unsigned pick) {
+    static union {
+        unsigned char bytes[ROOM * sizeof(sepax_manifold)];
+        sepax_pair pairs[ROOM];
+    } lay;
+    static unsigned char before[sizeof lay];
+    static results sep;
+    memset(&lay, FUZZ_MARK, sizeof lay);
+    memset(&sep, FUZZ_MARK, sizeof sep);
+    memcpy(before, &lay, sizeof lay);
+    unsigned char *over = lay.bytes + 8 * (pick / 3 % 8);
+    sepax_contacts out = {lay.pairs, sep.hits, sep.mans, ROOM - 8};
+    size_t count = 12345, *pc = &count;
+    int laid = 1;
+    switch (pick % 3) {
+    case 0:
+        out.hits = (sepax_hit *)(void *)over;
+        laid = o->test == SEPAX_TEST_COLLIDE;
+        break;
+    case 1:
+        out.manifolds = (sepax_manifold *)(void *)over;
+        laid = o->test == SEPAX_TEST_MANIFOLD;
+        break;
+    default: pc = (size_t *)(void *)over; break;
+    }
+    sepax_status st = sepax_find_contacts(bp, s, o, &out, pc);
+    if (laid) {
+        if (st != SEPAX_ERR_ALIASED) fuzz_fail("frame, outputs laid over: not refused");
+        if (memcmp(&lay, before, sizeof lay) != 0 || count != 12345 ||
+            !untouched_past(&sep, o->test, 0))
+            fuzz_fail("frame, outputs laid over: wrote on error");
+        return;
+    }
+    if (st != SEPAX_OK) fuzz_fail("frame, an unused array laid over: refused");
+    memcpy(sep.pairs, lay.pairs, count * sizeof *sep.pairs);
+    sep.n = count;
+    if (!same_results(want, &sep, o->test))
+        fuzz_fail("frame, an unused array laid over: other results than separate buffers'");
 }
 
 static int boxes_meet(sepax_aabb a, sepax_aabb b, float grow) {
@@ -537,6 +585,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         run_frame(bp2, s, &o, ROOM - 8, &other, NULL);
         if (!same_results(&one, &other, test)) fuzz_fail("frame: a backend differs");
         sepax_set_backend(was);
+        frame_laid_over(bp2, s, &o, &one, capb + 7u * (unsigned)round);
         run_frame(bp1, s, &o, ROOM - 8, &other, NULL); /* bp1's grid is this frame's again */
         check_queries(bp1, s, &r, scale, margin, o.update == SEPAX_UPDATE_LAZY);
         if (o.update == SEPAX_UPDATE_LAZY && sepax_shapes_update(s) != SEPAX_OK)
