@@ -1,12 +1,12 @@
 /* Whether caller buffers share memory: a handful of spans a call, compared pairwise. */
 #include "aliasing.h"
 
-/* Whether [a, a + a.bytes) and [b, b + b.bytes) share a byte. Differences of addresses, never
- * sums, so a span ending at the top of memory cannot wrap past it. */
+/* Whether [a, a + a.bytes) and [b, b + b.bytes) share a byte: both hold one, and the later one
+ * starts before the earlier one ends. Differences of addresses, never sums, so a
+ * span ending at the top of memory cannot wrap past it. */
 static int share(sepax_span a, sepax_span b) {
-    if (!a.at || !b.at || a.bytes == 0 || b.bytes == 0) return 0;
     uintptr_t x = (uintptr_t)a.at, y = (uintptr_t)b.at;
-    return x <= y ? y - x < a.bytes : x - y < b.bytes;
+    return a.bytes && b.bytes && (x <= y ? y - x < a.bytes : x - y < b.bytes);
 }
 
 sepax_status sepax_spans_apart(const sepax_span *outs, size_t nout, const sepax_span *ins,

@@ -9,17 +9,21 @@
 
 #include "sepax.h"
 
-/* A caller buffer's bytes: `at` (NULL: none) and its size. */
+/* A caller buffer's bytes: `at` and its size (0 for none; sepax_span_of makes a NULL buffer
+ * empty). */
 typedef struct sepax_span {
     const void *at;
     size_t bytes;
 } sepax_span;
 
-/* n entries of `size` bytes at p. The size saturates rather than wraps: the calls check their
- * counts against size_t first, but a capacity the caller declares is only a claim, and a claim
- * past the end of memory still covers everything after p. */
+/* n entries of `size` bytes at p (NULL: an empty span). The size saturates rather than wraps: the
+ * calls check their counts against size_t first, but a capacity the caller declares is only a
+ * claim, and a claim past the end of memory still covers everything after p. */
 static inline sepax_span sepax_span_of(const void *p, size_t n, size_t size) {
-    sepax_span s = {p, n > SIZE_MAX / size ? SIZE_MAX : n * size};
+    sepax_span s = {p, 0};
+    /* no division: a call's check costs a few instructions, not a divide's latency */
+    if (__builtin_mul_overflow(n, size, &s.bytes)) s.bytes = SIZE_MAX;
+    if (!p) s.bytes = 0; /* none: empty, which shares no byte */
     return s;
 }
 

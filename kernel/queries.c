@@ -94,7 +94,8 @@ static sepax_status check_pairs(const sepax_shapes *store, const sepax_pair *pai
     sepax_span in[3] = {sepax_span_of(pairs, n, sizeof *pairs),
                         sepax_span_of(more ? more[0] : NULL, n, sizeof(sepax_vec2)),
                         sepax_span_of(more ? more[1] : NULL, n, sizeof(sepax_vec2))};
-    if ((st = sepax_spans_apart(&o, 1, in, 3)) != SEPAX_OK) return st;
+    size_t more_inputs = more ? 3 : 1; /* the velocities' spans only where a sweep has them */
+    if ((st = sepax_spans_apart(&o, 1, in, more_inputs)) != SEPAX_OK) return st;
     if ((st = sepax_scratch_apart(*work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
         (st = sepax_scratch_apart(*work, out, n * out_size)) != SEPAX_OK)
         return st;

@@ -196,7 +196,8 @@ sepax_status sepax_ref_check_pairs(const sepax_shapes *store, const sepax_pair *
     sepax_span in[3] = {sepax_span_of(pairs, n, sizeof *pairs),
                         sepax_span_of(velocity_a, n, sizeof *velocity_a),
                         sepax_span_of(velocity_b, n, sizeof *velocity_b)};
-    if ((st = sepax_spans_apart(&o, 1, in, 3)) != SEPAX_OK) return st;
+    size_t more_inputs = velocity_a || velocity_b ? 3 : 1;
+    if ((st = sepax_spans_apart(&o, 1, in, more_inputs)) != SEPAX_OK) return st;
     if ((st = sepax_scratch_apart(work, pairs, n * sizeof *pairs)) != SEPAX_OK ||
         (st = sepax_scratch_apart(work, out, n * out_size)) != SEPAX_OK)
         return st;
