@@ -1705,6 +1705,30 @@ static NOINLINE void sort_given(const sepax_shapes *st, const sepax_pair *pairs,
     sort_chunks(st, pairs, n, run, tab, job, CHUNK, w->of, w->idx, w->list);
 }
 
+/* Lists of at most FEW_PAIRS pairs (a caller asking an entity at a time, a broadphase query's
+ * last piece): each pair run alone, in one step of repeats of it, its class from its codes,
+ * with no class table and no counting sort, which cost a call about 1,900 instructions of the
+ * AVX2 copy whatever its length (bench/calls.c; docs/performance.md, "What a call costs").
+ * Each pair's answer is the one the sorted path computes: the same class kernel on the same
+ * pair, which a step's repeats do not change. */
+#define FEW_PAIRS 4
+
+static NOINLINE void run_each(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
+                              const class_run *run, int mpos, const pair_job *job) {
+    sepax_pair list[LANES];
+    uint16_t idx[LANES];
+    const uint8_t *code = st->code;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = sepax_pair_class(code[pairs[i].a & SEPAX_ID_INDEX_MASK],
+                                      code[pairs[i].b & SEPAX_ID_INDEX_MASK], mpos);
+        for (unsigned l = 0; l < LANES; l++) {
+            list[l] = pairs[i];
+            idx[l] = (uint16_t)i;
+        }
+        run[c](st, list, 0, idx, 1, job);
+    }
+}
+
 static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n, int query,
                       const pair_job *job) {
     /* a positive margin sends sharp pairs to the lanes too (sweeps have none) */
@@ -1719,6 +1743,10 @@ static void run_pairs(const sepax_shapes *st, const sepax_pair *pairs, size_t n,
     }
     if (st->n_class[SEPAX_CLASS_SHARP] == st->count && !mpos) {  /* of sharp polygons only */
         run[sepax_slot_class(3, 3)](st, pairs, 0, NULL, n, job); /* 8 rows: any polygon */
+        return;
+    }
+    if (n <= FEW_PAIRS) {
+        run_each(st, pairs, n, run, mpos, job);
         return;
     }
     class_table table;

@@ -379,7 +379,8 @@ size_t check_random_rounds(const sepax_kernel *k, wl_config cfg, int rounds, siz
 
 size_t check_lengths(const sepax_kernel *k, size_t *compared, check_msg *msg) {
     /* around the kernel's sort: lists of up to 1024 pairs sort in one short chunk, longer
-     * ones in chunks of 4096 (kernel/sat_kernel.c); 4097 and 8193 end on a one-pair chunk */
+     * ones in chunks of 4096 (kernel/sat_kernel.c); 4097 and 8193 end on a one-pair chunk;
+     * and lists too short to sort, below */
     static const size_t lengths[] = {1023, 1024, 1025, 4095, 4096, 4097, 8193};
     enum { LENGTHS = sizeof lengths / sizeof lengths[0] };
     size_t most = 0;
@@ -405,6 +406,18 @@ size_t check_lengths(const sepax_kernel *k, size_t *compared, check_msg *msg) {
             if (bad > before) { /* say at which length */
                 size_t len = strlen(msg->text);
                 snprintf(msg->text + len, sizeof msg->text - len, " [%zu pairs]", lengths[i]);
+            }
+        }
+        /* lists of 1 to 6 pairs, from many places in the list, so of every class: up to 4 the
+         * kernel runs each pair alone (FEW_PAIRS, kernel/sat_kernel.c), past it sorts them */
+        for (size_t n = 1; n <= 6; n++) {
+            for (size_t at = 0; at + n <= 1000 && !bad; at += 23) {
+                bad += check_store(k, s, pairs + at, n, 0, compared, msg);
+                if (bad) {
+                    size_t len = strlen(msg->text);
+                    snprintf(msg->text + len, sizeof msg->text - len, " [%zu pairs from %zu]", n,
+                             at);
+                }
             }
         }
         sepax_shapes_destroy(s);
