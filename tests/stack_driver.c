@@ -398,8 +398,10 @@ static int make_world(world *w) {
     w->coll = malloc(w->n * sizeof *w->coll);
     w->man = malloc(w->n * sizeof *w->man);
     w->sweep = malloc(w->n * sizeof *w->sweep);
-    w->ray_hit = malloc((w->n > cfg.shapes ? w->n : cfg.shapes) * sizeof *w->ray_hit);
     w->frame_cap = (size_t)cfg.shapes * 64;
+    /* as many as the broadphase's ray queries are told (frame_cap): a capacity larger than the
+     * buffer could span the ids' memory (SEPAX_ERR_ALIASED, depending on where malloc put them) */
+    w->ray_hit = malloc((w->n > w->frame_cap ? w->n : w->frame_cap) * sizeof *w->ray_hit);
     w->ids = malloc(w->frame_cap * sizeof *w->ids);
     w->frame_pairs = malloc(w->frame_cap * sizeof *w->frame_pairs);
     w->frame_hits = malloc(w->frame_cap * sizeof *w->frame_hits);
